@@ -1,0 +1,38 @@
+// Copies the WASM binaries our engines import into wasm/, so the glue code in
+// node_modules and the binary we bundle always come from the same install.
+// Workers forbid compiling WASM from bytes at run time, so each binary is
+// imported statically as a CompiledWasm module (see wrangler.toml rules).
+import { copyFileSync, mkdirSync, existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const nm = join(root, "node_modules");
+const out = join(root, "wasm");
+
+const files = {
+  "mupdf-wasm.wasm": "mupdf/dist/mupdf-wasm.wasm",
+  "mozjpeg_dec.wasm": "@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm",
+  "mozjpeg_enc.wasm": "@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm",
+  "squoosh_png_bg.wasm": "@jsquash/png/codec/pkg/squoosh_png_bg.wasm",
+  "squoosh_oxipng_bg.wasm": "@jsquash/oxipng/codec/pkg/squoosh_oxipng_bg.wasm",
+  "webp_dec.wasm": "@jsquash/webp/codec/dec/webp_dec.wasm",
+  "webp_enc_simd.wasm": "@jsquash/webp/codec/enc/webp_enc_simd.wasm",
+  "avif_dec.wasm": "@jsquash/avif/codec/dec/avif_dec.wasm",
+  "avif_enc.wasm": "@jsquash/avif/codec/enc/avif_enc.wasm",
+  "squoosh_resize_bg.wasm": "@jsquash/resize/lib/resize/pkg/squoosh_resize_bg.wasm",
+};
+
+mkdirSync(out, { recursive: true });
+let copied = 0;
+for (const [name, rel] of Object.entries(files)) {
+  const src = join(nm, rel);
+  if (!existsSync(src)) {
+    console.error(`copy-wasm: missing ${rel} (is the dependency installed?)`);
+    process.exitCode = 1;
+    continue;
+  }
+  copyFileSync(src, join(out, name));
+  copied++;
+}
+console.log(`copy-wasm: ${copied} binaries in wasm/`);

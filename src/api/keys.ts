@@ -1,0 +1,142 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { Hono } from "hono";
+import { z } from "zod";
+import { displayPrefix, generateKeySecret, hashKeySecret } from "../auth/api-keys";
+import { KEY_PERMISSIONS } from "../auth/principal";
+import { meterFor } from "../billing/meter";
+import { PLANS } from "../config";
+import { database, schema } from "../db/client";
+import { ApiError } from "../errors";
+import { principalOf, type AppEnv } from "../http/context";
+import { jsonBody, requireUser } from "../http/guards";
+import { OPERATION_KEYS, scopeCatalog } from "../tools/registry";
+import { emitEvent } from "../webhooks/emit";
+
+const createKeySchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  description: z.string().max(500).optional(),
+  permissions: z.array(z.enum(KEY_PERMISSIONS as [string, ...string[]])).default(["read", "write"]),
+  scopes: z
+    .array(z.string().refine((s) => s === "*" || OPERATION_KEYS.has(s), { message: "Unknown operation key; see GET /api/v1/keys/scopes." }))
+    .default([]),
+  credit_limit: z.number().int().min(0).nullable().optional(),
+  expires_in_days: z.number().int().min(1).max(3650).optional(),
+});
+
+type KeyRow = typeof schema.apiKeys.$inferSelect;
+
+function isActive(k: KeyRow): boolean {
+  return !k.revokedAt && (!k.expiresAt || Date.parse(k.expiresAt) > Date.now());
+}
+
+function present(k: KeyRow, used: number) {
+  const scopes = JSON.parse(k.scopes) as string[];
+  return {
+    id: k.id,
+    name: k.name,
+    description: k.description,
+    key_prefix: k.keyPrefix,
+    scopes: scopes.length === 0 ? ["*"] : scopes,
+    permissions: JSON.parse(k.permissions) as string[],
+    credit_limit: k.creditLimit,
+    credits_used: used,
+    is_active: isActive(k),
+    created_at: k.createdAt,
+    expires_at: k.expiresAt,
+    revoked_at: k.revokedAt,
+  };
+}
+
+/** API key management: JWT only (api.md, Authentication). */
+export const keysApi = new Hono<AppEnv>()
+  .get("/scopes", async (c) => {
+    requireUser(await principalOf(c));
+    return c.json({
+      data: scopeCatalog().map((s) => ({ operation: s.key, name: s.name, credits: s.credits, access: s.access, method: s.method, path: s.path })),
+    });
+  })
+  .get("/limits", async (c) => {
+    const user = requireUser(await principalOf(c));
+    const active = await activeKeyCount(c.env.DB, user.accountId);
+    const max = PLANS[user.plan].keyCap;
+    return c.json({ plan: user.plan, max_keys: max, active_keys: active, remaining: Math.max(0, max - active) });
+  })
+  .get("/", async (c) => {
+    const user = requireUser(await principalOf(c));
+    const rows = await database(c.env.DB)
+      .select()
+      .from(schema.apiKeys)
+      .where(eq(schema.apiKeys.accountId, user.accountId))
+      .orderBy(desc(schema.apiKeys.createdAt));
+    const spend: Record<string, number> = rows.length ? await meterFor(c.env, user.accountId).keySpend(rows.map((r) => r.id)) : {};
+    return c.json({ data: rows.map((r) => present(r, spend[r.id] ?? 0)) });
+  })
+  .post("/", async (c) => {
+    const user = requireUser(await principalOf(c));
+    const body = await jsonBody(c, createKeySchema);
+    const secret = generateKeySecret();
+    const id = `key_${crypto.randomUUID().replace(/-/g, "")}`;
+    const scopes = body.scopes.includes("*") ? [] : [...new Set(body.scopes)];
+    const expiresAt = body.expires_in_days ? new Date(Date.now() + body.expires_in_days * 86_400_000).toISOString() : null;
+    const cap = PLANS[user.plan].keyCap;
+    // One conditional INSERT: the cap check and the insert are atomic in D1,
+    // so two concurrent creations cannot both take the last slot.
+    const result = await c.env.DB.prepare(
+      `INSERT INTO api_keys (id, account_id, created_by, name, description, key_prefix, key_hash, scopes, permissions, credit_limit, expires_at)
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+       WHERE (SELECT COUNT(*) FROM api_keys WHERE account_id = ? AND revoked_at IS NULL
+              AND (expires_at IS NULL OR expires_at > strftime('%Y-%m-%dT%H:%M:%fZ','now'))) < ?`,
+    )
+      .bind(
+        id,
+        user.accountId,
+        user.userId,
+        body.name,
+        body.description ?? null,
+        displayPrefix(secret),
+        await hashKeySecret(secret),
+        JSON.stringify(scopes),
+        JSON.stringify([...new Set(body.permissions)]),
+        body.credit_limit ?? null,
+        expiresAt,
+        user.accountId,
+        cap,
+      )
+      .run();
+    if (!result.meta.changes) {
+      throw new ApiError("key_limit_reached", `The ${user.plan} plan allows ${cap} active keys; revoke one first.`);
+    }
+    const row = (await database(c.env.DB).select().from(schema.apiKeys).where(eq(schema.apiKeys.id, id)).limit(1))[0];
+    await emitEvent(c.env, user.accountId, "apikey.created", { key_id: id, name: row.name, key_prefix: row.keyPrefix });
+    return c.json({ ...present(row, 0), api_key: secret }, 201);
+  })
+  .delete("/:keyId", async (c) => {
+    const user = requireUser(await principalOf(c));
+    const keyId = c.req.param("keyId");
+    const db = database(c.env.DB);
+    const rows = await db
+      .select()
+      .from(schema.apiKeys)
+      .where(and(eq(schema.apiKeys.id, keyId), eq(schema.apiKeys.accountId, user.accountId)))
+      .limit(1);
+    if (!rows[0]) throw new ApiError("not_found", "No such key in your account.");
+    if (!rows[0].revokedAt) {
+      await db
+        .update(schema.apiKeys)
+        .set({ revokedAt: new Date().toISOString() })
+        .where(and(eq(schema.apiKeys.id, keyId), isNull(schema.apiKeys.revokedAt)));
+      await emitEvent(c.env, user.accountId, "apikey.revoked", { key_id: keyId, name: rows[0].name });
+    }
+    return c.body(null, 204);
+  });
+
+async function activeKeyCount(d1: D1Database, accountId: string): Promise<number> {
+  const row = await d1
+    .prepare(
+      `SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL
+       AND (expires_at IS NULL OR expires_at > strftime('%Y-%m-%dT%H:%M:%fZ','now'))`,
+    )
+    .bind(accountId)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}

@@ -1,0 +1,40 @@
+import type { PlanName } from "../config";
+
+export type Role = "owner" | "admin" | "member";
+export type KeyPermission = "read" | "write" | "delete" | "admin";
+export const KEY_PERMISSIONS: readonly KeyPermission[] = ["read", "write", "delete", "admin"];
+
+/** Who is calling, resolved once per request by `identify`. */
+export type Principal =
+  | { kind: "anonymous"; ip: string }
+  | {
+      kind: "key";
+      accountId: string;
+      plan: PlanName;
+      keyId: string;
+      userId: string | null;
+      scopes: string[];
+      permissions: KeyPermission[];
+      creditLimit: number | null;
+    }
+  | { kind: "user"; accountId: string; plan: PlanName; userId: string; role: Role };
+
+export type AuthenticatedPrincipal = Exclude<Principal, { kind: "anonymous" }>;
+
+/** Team permissions derive from the role (decisions.md). */
+const ROLE_PERMISSIONS: Record<Role, readonly string[]> = {
+  owner: ["manage_webhooks", "manage_team"],
+  admin: ["manage_webhooks", "manage_team"],
+  member: [],
+};
+
+export function roleHas(role: Role, permission: "manage_webhooks" | "manage_team"): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+/** Key used by the rate limiter: per key, per user, or per client IP. */
+export function rateKey(p: Principal): string {
+  if (p.kind === "key") return `key:${p.keyId}`;
+  if (p.kind === "user") return `user:${p.userId}`;
+  return `ip:${p.ip}`;
+}

@@ -1,0 +1,142 @@
+import { DurableObject } from "cloudflare:workers";
+import { LOW_CREDIT_RATIO } from "../config";
+import type { Env } from "../env";
+
+// One AccountMeter per account (idFromName(accountId)). It is the only writer
+// of that account's balance and of its keys' monthly spend. A Durable Object
+// runs one event at a time and its SQLite calls are synchronous, so each
+// method below is a critical section with no await inside: the budget check,
+// the balance check and both debits happen as one atomic step, whichever key
+// or JWT of the account is spending. Debits and refunds are idempotent on
+// the request id.
+
+export interface ChargeRequest {
+  requestId: string;
+  credits: number;
+  keyId: string | null;
+  /** The key's monthly credit_limit, or null for no per-key budget. */
+  keyLimit: number | null;
+}
+
+export type ChargeOutcome =
+  | { ok: true; balance: number; replayed: boolean; crossedLow: boolean }
+  | { ok: false; reason: "insufficient_credits" | "budget_exceeded"; balance: number };
+
+export interface RefundOutcome {
+  refunded: boolean;
+  credits: number;
+  balance: number;
+}
+
+export interface MeterState {
+  balance: number;
+  lastTopUp: number;
+}
+
+/** Calendar month in UTC, the unit of key budgets. */
+export function budgetMonth(at = new Date()): string {
+  return at.toISOString().slice(0, 7);
+}
+
+export class AccountMeter extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(`
+      CREATE TABLE IF NOT EXISTS meter (id INTEGER PRIMARY KEY CHECK (id = 1), balance INTEGER NOT NULL, last_topup INTEGER NOT NULL);
+      INSERT OR IGNORE INTO meter (id, balance, last_topup) VALUES (1, 0, 0);
+      CREATE TABLE IF NOT EXISTS key_spend (key_id TEXT NOT NULL, month TEXT NOT NULL, used INTEGER NOT NULL, PRIMARY KEY (key_id, month));
+      CREATE TABLE IF NOT EXISTS charges (request_id TEXT PRIMARY KEY, key_id TEXT, month TEXT NOT NULL, credits INTEGER NOT NULL, refunded INTEGER NOT NULL DEFAULT 0, at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS grants (ref TEXT PRIMARY KEY, credits INTEGER NOT NULL, at INTEGER NOT NULL);
+    `);
+  }
+
+  state(): MeterState {
+    const row = this.sql.exec<{ balance: number; last_topup: number }>("SELECT balance, last_topup FROM meter WHERE id = 1").one();
+    return { balance: row.balance, lastTopUp: row.last_topup };
+  }
+
+  charge(req: ChargeRequest): ChargeOutcome {
+    const before = this.state();
+    const previous = this.sql.exec("SELECT 1 FROM charges WHERE request_id = ?", req.requestId).toArray();
+    if (previous.length > 0) return { ok: true, balance: before.balance, replayed: true, crossedLow: false };
+
+    const month = budgetMonth();
+    if (req.keyId !== null && req.keyLimit !== null) {
+      const used = this.keyUsed(req.keyId, month);
+      if (used + req.credits > req.keyLimit) return { ok: false, reason: "budget_exceeded", balance: before.balance };
+    }
+    if (before.balance < req.credits) return { ok: false, reason: "insufficient_credits", balance: before.balance };
+
+    const balance = before.balance - req.credits;
+    this.sql.exec("UPDATE meter SET balance = ? WHERE id = 1", balance);
+    if (req.keyId !== null) {
+      this.sql.exec(
+        "INSERT INTO key_spend (key_id, month, used) VALUES (?, ?, ?) ON CONFLICT (key_id, month) DO UPDATE SET used = used + excluded.used",
+        req.keyId,
+        month,
+        req.credits,
+      );
+    }
+    this.sql.exec(
+      "INSERT INTO charges (request_id, key_id, month, credits, at) VALUES (?, ?, ?, ?, ?)",
+      req.requestId,
+      req.keyId,
+      month,
+      req.credits,
+      Date.now(),
+    );
+    const threshold = before.lastTopUp * LOW_CREDIT_RATIO;
+    const crossedLow = before.lastTopUp > 0 && before.balance >= threshold && balance < threshold;
+    return { ok: true, balance, replayed: false, crossedLow };
+  }
+
+  /** Gives back a charge in full; a second refund of the same request is a no-op. */
+  refund(requestId: string): RefundOutcome {
+    const rows = this.sql
+      .exec<{ key_id: string | null; month: string; credits: number; refunded: number }>(
+        "SELECT key_id, month, credits, refunded FROM charges WHERE request_id = ?",
+        requestId,
+      )
+      .toArray();
+    const charge = rows[0];
+    if (!charge || charge.refunded) return { refunded: false, credits: 0, balance: this.state().balance };
+    this.sql.exec("UPDATE charges SET refunded = 1 WHERE request_id = ?", requestId);
+    this.sql.exec("UPDATE meter SET balance = balance + ? WHERE id = 1", charge.credits);
+    if (charge.key_id !== null) {
+      this.sql.exec("UPDATE key_spend SET used = used - ? WHERE key_id = ? AND month = ?", charge.credits, charge.key_id, charge.month);
+    }
+    return { refunded: true, credits: charge.credits, balance: this.state().balance };
+  }
+
+  /**
+   * Adds (or, negative, removes) credits. `ref` makes it idempotent (payment
+   * ids). A positive grant counts as the last top-up for `credits.low`.
+   */
+  grant(credits: number, ref?: string): { applied: boolean; balance: number } {
+    if (ref !== undefined) {
+      const seen = this.sql.exec("SELECT 1 FROM grants WHERE ref = ?", ref).toArray();
+      if (seen.length > 0) return { applied: false, balance: this.state().balance };
+      this.sql.exec("INSERT INTO grants (ref, credits, at) VALUES (?, ?, ?)", ref, credits, Date.now());
+    }
+    const balance = Math.max(0, this.state().balance + credits);
+    if (credits > 0) this.sql.exec("UPDATE meter SET balance = ?, last_topup = ? WHERE id = 1", balance, credits);
+    else this.sql.exec("UPDATE meter SET balance = ? WHERE id = 1", balance);
+    return { applied: true, balance };
+  }
+
+  /** This month's spend of each given key (0 when it has spent nothing). */
+  keySpend(keyIds: string[]): Record<string, number> {
+    const month = budgetMonth();
+    const out: Record<string, number> = {};
+    for (const id of keyIds) out[id] = this.keyUsed(id, month);
+    return out;
+  }
+
+  private keyUsed(keyId: string, month: string): number {
+    const rows = this.sql.exec<{ used: number }>("SELECT used FROM key_spend WHERE key_id = ? AND month = ?", keyId, month).toArray();
+    return rows[0]?.used ?? 0;
+  }
+}

@@ -1,0 +1,13 @@
+// Engines throw EngineError with a kind; the tool pipeline maps kinds to API
+// error codes (a tool may override the mapping where api.md differs).
+export type EngineErrorKind = "encrypted" | "corrupt" | "too_large" | "unsupported" | "invalid_input" | "wrong_password";
+
+export class EngineError extends Error {
+  constructor(
+    readonly kind: EngineErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = "EngineError";
+  }
+}

@@ -1,0 +1,76 @@
+import { LIMITS } from "../../config";
+import { EngineError } from "../errors";
+import { loadMupdf, type Mupdf } from "./loader";
+
+type PDFDocument = InstanceType<Mupdf["PDFDocument"]>;
+
+export interface OpenOptions {
+  /** Password to try; without one an encrypted file is refused. */
+  password?: string;
+  maxPages?: number;
+}
+
+/**
+ * Opens PDF bytes and hands the document to `work`, then frees it and
+ * MuPDF's store so the WASM heap stays flat across requests (it never
+ * shrinks). Authentication happens before any other call: touching a locked
+ * document first spoils it even for the right password.
+ */
+export async function withPdf<T>(bytes: Uint8Array, work: (doc: PDFDocument, mupdf: Mupdf) => T | Promise<T>, opts: OpenOptions = {}): Promise<T> {
+  const mupdf = await loadMupdf();
+  const doc = openPdf(mupdf, bytes, opts);
+  try {
+    return await work(doc, mupdf);
+  } finally {
+    doc.destroy();
+    mupdf.emptyStore();
+  }
+}
+
+export function openPdf(mupdf: Mupdf, bytes: Uint8Array, opts: OpenOptions = {}): PDFDocument {
+  let doc: PDFDocument | null;
+  try {
+    doc = mupdf.Document.openDocument(bytes, "application/pdf").asPDF();
+  } catch (err) {
+    throw new EngineError("corrupt", `The PDF could not be read: ${messageOf(err)}`);
+  }
+  if (!doc) throw new EngineError("corrupt", "The file is not a PDF.");
+  try {
+    if (doc.needsPassword()) {
+      if (opts.password === undefined) throw new EngineError("encrypted", "The PDF is password-protected.");
+      if (doc.authenticatePassword(opts.password) === 0) throw new EngineError("wrong_password", "The password is wrong.");
+    }
+    const pages = countPages(doc);
+    if (pages === 0) throw new EngineError("corrupt", "The PDF has no readable pages.");
+    const max = opts.maxPages ?? LIMITS.pdfPages;
+    if (pages > max) throw new EngineError("too_large", `The PDF has ${pages} pages; at most ${max} are processed per call.`);
+    return doc;
+  } catch (err) {
+    doc.destroy();
+    throw err;
+  }
+}
+
+function countPages(doc: PDFDocument): number {
+  try {
+    return doc.countPages();
+  } catch (err) {
+    throw new EngineError("corrupt", `The page tree could not be read: ${messageOf(err)}`);
+  }
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Copies MuPDF's output buffer out of WASM memory (its view is live). */
+export function saveCopy(doc: PDFDocument, options: string): Uint8Array {
+  const buf = doc.saveToBuffer(options);
+  try {
+    return buf.asUint8Array().slice();
+  } finally {
+    buf.destroy();
+  }
+}
+
+export type { PDFDocument };

@@ -1,0 +1,87 @@
+import type { Context } from "hono";
+
+// One table maps every stable error code to its HTTP status and title; routes
+// and engines only ever throw ApiError(code, detail).
+export const ERROR_CODES = {
+  bad_request: [400, "Bad request"],
+  invalid_json: [400, "Malformed JSON"],
+  invalid_base64: [400, "Invalid Base64"],
+  too_few_files: [400, "Not enough files"],
+  wrong_password: [400, "Wrong password"],
+  no_bookmarks: [400, "No bookmarks"],
+  too_many_parts: [400, "Too many output parts"],
+  empty_output: [400, "Nothing to output"],
+  corrupt_pdf: [400, "Corrupt PDF"],
+  unauthorized: [401, "Authentication required"],
+  invalid_credentials: [401, "Invalid credentials"],
+  insufficient_credits: [402, "Insufficient credits"],
+  budget_exceeded: [402, "Key credit limit exceeded"],
+  forbidden: [403, "Forbidden"],
+  scope_denied: [403, "Scope does not include this operation"],
+  permission_denied: [403, "Permission denied"],
+  plan_required: [403, "Plan does not include this feature"],
+  key_limit_reached: [403, "Key limit reached"],
+  not_found: [404, "Not found"],
+  method_not_allowed: [405, "Method not allowed"],
+  conflict: [409, "Conflict"],
+  gone: [410, "Gone"],
+  payload_too_large: [413, "Payload too large"],
+  unsupported_media_type: [415, "Unsupported media type"],
+  validation_failed: [422, "Validation failed"],
+  password_protected: [422, "Password-protected PDF"],
+  unreadable_document: [422, "Unreadable document"],
+  too_many_pages: [422, "Too many pages"],
+  image_too_large: [422, "Image too large"],
+  invalid_image: [422, "Invalid image"],
+  rate_limited: [429, "Too many requests"],
+  internal_error: [500, "Internal error"],
+  engine_failed: [500, "Processing failed"],
+  not_implemented: [501, "Not implemented yet"],
+  service_unavailable: [503, "Service unavailable"],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors?: FieldError[];
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, detail: string, extra: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+    super(detail);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = ERROR_CODES[code][0];
+    this.errors = extra.errors;
+    this.headers = extra.headers;
+  }
+}
+
+export function problemBody(err: ApiError, requestId: string): Record<string, unknown> {
+  const [, title] = ERROR_CODES[err.code];
+  const body: Record<string, unknown> = {
+    type: `https://docs.docapi.dev/errors/${err.code}`,
+    title,
+    status: err.status,
+    detail: err.message,
+    code: err.code,
+    request_id: requestId,
+  };
+  if (err.errors?.length) body.errors = err.errors;
+  return body;
+}
+
+/** Writes an RFC 9457 problem+json response for any thrown value. */
+export function problemResponse(c: Context, thrown: unknown): Response {
+  const err = thrown instanceof ApiError ? thrown : new ApiError("internal_error", "An unexpected error occurred.");
+  if (!(thrown instanceof ApiError)) console.error("unhandled error", c.get("requestId"), thrown);
+  const headers = new Headers({ "Content-Type": "application/problem+json" });
+  for (const [k, v] of Object.entries(err.headers ?? {})) headers.set(k, v);
+  return new Response(JSON.stringify(problemBody(err, c.get("requestId") ?? "")), { status: err.status, headers });
+}

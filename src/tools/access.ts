@@ -1,0 +1,40 @@
+import type { Principal } from "../auth/principal";
+import { PLANS } from "../config";
+import { ApiError } from "../errors";
+import type { Operation, ToolDef } from "./define";
+
+// Pure policy: who may run which operation. No I/O here.
+
+export function checkAccess(tool: ToolDef, op: Operation, p: Principal, req: Request): void {
+  if (p.kind === "anonymous") {
+    if (op.access !== "free-try") throw new ApiError("unauthorized", `${op.name} requires an API key or a dashboard token.`);
+    if (tool.anonymousNeedsOrigin && !req.headers.get("Origin")) {
+      throw new ApiError("unauthorized", `${tool.name} without credentials is only available from a browser; send an API key.`);
+    }
+    return;
+  }
+  if (op.access.startsWith("plan:")) {
+    const feature = op.access.slice(5) as keyof (typeof PLANS)["free"];
+    if (!PLANS[p.plan][feature]) {
+      throw new ApiError("plan_required", `${op.name} is not included in the ${p.plan} plan.`);
+    }
+  }
+}
+
+export function checkKeyRights(op: Operation, p: Principal): void {
+  if (p.kind !== "key") return;
+  if (!p.permissions.includes("write")) throw new ApiError("permission_denied", "This key lacks the 'write' permission needed to run tools.");
+  const full = p.scopes.length === 0 || p.scopes.includes("*");
+  if (!full && !p.scopes.includes(op.key)) {
+    throw new ApiError("scope_denied", `This key's scopes do not include '${op.key}'.`);
+  }
+}
+
+export function selectOperation<I>(tool: ToolDef, input: I): Operation {
+  const pick = (tool as ToolDef & { selectOperation?: (i: I) => string }).selectOperation;
+  if (!pick) return tool.operations[0];
+  const key = pick(input);
+  const op = tool.operations.find((o) => o.key === key);
+  if (!op) throw new Error(`tool ${tool.id} selected unknown operation ${key}`);
+  return op;
+}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { upload } from "./fields";
+
+// Schema pieces several tool declarations share.
+
+/** A PDF upload whose missing part or wrong name answers 415 (api.md's 415 list). */
+export const pdfUpload415 = () => upload({ extensions: [".pdf"], wrongType: "unsupported_media_type", missing: "unsupported_media_type" });
+
+/** `auto` or `vision`; anything else 422. */
+export const engineField = z.enum(["auto", "vision"]).default("auto");
+
+export const WATERMARK_POSITIONS = ["center", "top-left", "top-right", "bottom-left", "bottom-right", "top-center", "bottom-center"] as const;
+
+/** Positions accept hyphen and underscore spellings in any case. */
+export function positionField<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
+  return z
+    .preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase().replace(/_/g, "-") : v), z.enum(values))
+    .default(fallback as never);
+}
+
+export const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, "Use # followed by 6 hex digits.");
+
+export const credits = z.number().int();
+
+/** success + url + credits, the shape most PDF tools answer with. */
+export const urlResult = {
+  success: z.boolean(),
+  url: z.string(),
+  credits_charged: credits,
+};
+
+export const imageResponse = z.object({
+  success: z.boolean(),
+  url: z.string(),
+  meta: z.object({
+    original_size: z.number().int().optional(),
+    output_size: z.number().int(),
+    format: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+    original_dimensions: z.string().optional(),
+    processing_time_ms: z.number().int(),
+  }),
+  credits_charged: credits,
+});
+
+export const IMAGE_FORMATS = ["png", "jpg", "jpeg", "webp", "avif", "bmp", "tiff", "gif"] as const;
+export const quality = (fallback: number) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v), z.number().int().min(1).max(100)).default(fallback);

@@ -1,0 +1,66 @@
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import type { PLANS } from "../config";
+import type { EngineErrorKind } from "../engines/errors";
+import type { Env } from "../env";
+import type { ErrorCode } from "../errors";
+import type { OutputFile, StoredOutput } from "../storage/outputs";
+
+/**
+ * Who may run an operation: anyone (anonymous at 0 credits), any signed-in
+ * caller, or a caller whose plan has a feature column of PLANS set.
+ */
+export type Access = "free-try" | "login" | `plan:${PlanFeature}`;
+export type PlanFeature = { [K in keyof (typeof PLANS)["free"]]: (typeof PLANS)["free"][K] extends boolean ? K : never }[keyof (typeof PLANS)["free"]];
+
+/** A billable operation: its key is what scopes name and the ledger records. */
+export interface Operation {
+  key: string;
+  name: string;
+  credits: number;
+  access: Access;
+}
+
+export interface ToolContext {
+  env: Env;
+  request: Request;
+  requestId: string;
+  principal: Principal;
+  operation: Operation;
+  /** Credits this call is charged (0 for anonymous callers). */
+  credits: number;
+  /** Stores a result in R2 and answers its URL. */
+  store(file: OutputFile, opts?: { temporary?: boolean }): Promise<StoredOutput>;
+}
+
+export interface ToolResult {
+  body: Record<string, unknown>;
+  status?: number;
+}
+
+export interface ToolDef<S extends z.ZodType = z.ZodType> {
+  /** kebab-case id, also the OpenAPI operationId. */
+  id: string;
+  name: string;
+  method: "post";
+  path: string;
+  body: "multipart" | "json";
+  summary: string;
+  /** The first operation is the default; `selectOperation` picks another by input. */
+  operations: readonly [Operation, ...Operation[]];
+  selectOperation?: (input: z.output<S>) => string;
+  /** How many units of the operation a call consumes (batch tools). */
+  quantity?: (input: z.output<S>) => number;
+  /** Unlock PDF: an anonymous call must come from a browser (Origin header). */
+  anonymousNeedsOrigin?: boolean;
+  /** Where api.md gives this tool other codes than the defaults of ENGINE_ERROR_CODES. */
+  engineErrors?: Partial<Record<EngineErrorKind, ErrorCode>>;
+  request: S;
+  response: z.ZodObject;
+  /** Absent until the tool is built: the route answers 501 and charges nothing. */
+  handler?: (ctx: ToolContext, input: z.output<S>) => Promise<ToolResult>;
+}
+
+export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef<S> {
+  return def;
+}

@@ -1,0 +1,157 @@
+import type { Principal } from "../auth/principal";
+import { meterFor, recordLedger } from "../billing/meter";
+import { EngineError, type EngineErrorKind } from "../engines/errors";
+import type { Env } from "../env";
+import { ApiError, problemResponse, type ErrorCode } from "../errors";
+import { principalOf, type AppContext } from "../http/context";
+import { enforceRateLimit } from "../http/rate-limit";
+import { storeOutput } from "../storage/outputs";
+import { emitEvent } from "../webhooks/emit";
+import { checkAccess, checkKeyRights, selectOperation } from "./access";
+import type { Operation, ToolContext, ToolDef } from "./define";
+import { parseWith, readBody } from "./validate";
+
+// The one path every tool call takes (issue #2): identify (middleware) ->
+// access -> rate limit -> validate -> scope/permission -> debit -> run ->
+// refund on failure -> answer with X-Credits-Charged.
+
+export const CREDITS_HEADER = "X-Credits-Charged";
+
+/** Default API codes for engine failures: bad input is a 4xx, never a 500. */
+const ENGINE_ERROR_CODES: Record<EngineErrorKind, ErrorCode> = {
+  encrypted: "password_protected",
+  wrong_password: "wrong_password",
+  corrupt: "unreadable_document",
+  too_large: "too_many_pages",
+  unsupported: "unsupported_media_type",
+  invalid_input: "validation_failed",
+};
+
+function toApiError(tool: ToolDef, err: unknown): unknown {
+  if (!(err instanceof EngineError)) return err;
+  const code = tool.engineErrors?.[err.kind] ?? ENGINE_ERROR_CODES[err.kind];
+  return new ApiError(code, err.message);
+}
+
+function hasCreditsField(tool: ToolDef): boolean {
+  return "credits_charged" in tool.response.shape;
+}
+
+export function toolRoute(tool: ToolDef) {
+  return async (c: AppContext): Promise<Response> => {
+    try {
+      return await runTool(c, tool);
+    } catch (err) {
+      const res = problemResponse(c, toApiError(tool, err));
+      res.headers.set(CREDITS_HEADER, "0");
+      return res;
+    }
+  };
+}
+
+async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
+  const env = c.env;
+  const principal = await principalOf(c);
+  const requestId = c.get("requestId");
+
+  checkAccess(tool, tool.operations[0], principal, c.req.raw);
+  await enforceRateLimit(env, principal);
+  if (!tool.handler) throw new ApiError("not_implemented", `${tool.name} is declared but not built yet; nothing was charged.`);
+
+  const input = parseWith(tool.request, await readBody(c.req.raw, tool.body));
+  const operation = selectOperation(tool, input);
+  checkAccess(tool, operation, principal, c.req.raw);
+  checkKeyRights(operation, principal);
+
+  const units = tool.quantity ? tool.quantity(input) : 1;
+  const credits = principal.kind === "anonymous" ? 0 : operation.credits * units;
+  await debit(env, principal, requestId, operation, credits);
+
+  const ctx: ToolContext = {
+    env,
+    request: c.req.raw,
+    requestId,
+    principal,
+    operation,
+    credits,
+    store: (file, opts) => storeOutput(env, new URL(c.req.url).origin, file, opts),
+  };
+  const jobData = { tool: tool.id, operation: operation.key, request_id: requestId, credits };
+  await emitJob(c, principal, "job.queued", jobData);
+  await emitJob(c, principal, "job.processing", jobData);
+
+  let result;
+  try {
+    result = await tool.handler!(ctx, input);
+  } catch (err) {
+    await refund(env, principal, requestId, operation, credits);
+    const mapped = toApiError(tool, err);
+    const code = mapped instanceof ApiError ? mapped.code : "internal_error";
+    await emitJob(c, principal, "job.failed", { ...jobData, credits: 0, error_code: code });
+    throw err;
+  }
+
+  const body = hasCreditsField(tool) ? { ...result.body, credits_charged: credits } : result.body;
+  await emitJob(c, principal, "job.completed", { ...jobData, output_url: findOutputUrl(body) });
+  const res = c.json(body, (result.status ?? 200) as 200);
+  res.headers.set(CREDITS_HEADER, String(credits));
+  return res;
+}
+
+async function debit(env: Env, p: Principal, requestId: string, op: Operation, credits: number): Promise<void> {
+  if (p.kind === "anonymous" || credits === 0) return;
+  const outcome = await meterFor(env, p.accountId).charge({
+    requestId,
+    credits,
+    keyId: p.kind === "key" ? p.keyId : null,
+    keyLimit: p.kind === "key" ? p.creditLimit : null,
+  });
+  if (!outcome.ok) {
+    if (outcome.reason === "budget_exceeded") {
+      throw new ApiError("budget_exceeded", `This call costs ${credits} credits and would exceed the key's monthly credit_limit.`);
+    }
+    throw new ApiError("insufficient_credits", `This call costs ${credits} credits; the balance is ${outcome.balance}.`);
+  }
+  await recordLedger(env, {
+    accountId: p.accountId,
+    kind: "debit",
+    credits: -credits,
+    balanceAfter: outcome.balance,
+    requestId,
+    operation: op.key,
+    keyId: p.kind === "key" ? p.keyId : null,
+    userId: p.userId,
+  });
+  if (outcome.crossedLow) {
+    await emitEvent(env, p.accountId, "credits.low", { balance: outcome.balance });
+  }
+}
+
+async function refund(env: Env, p: Principal, requestId: string, op: Operation, credits: number): Promise<void> {
+  if (p.kind === "anonymous" || credits === 0) return;
+  const outcome = await meterFor(env, p.accountId).refund(requestId);
+  if (!outcome.refunded) return;
+  await recordLedger(env, {
+    accountId: p.accountId,
+    kind: "refund",
+    credits: outcome.credits,
+    balanceAfter: outcome.balance,
+    requestId,
+    operation: op.key,
+    keyId: p.kind === "key" ? p.keyId : null,
+    userId: p.userId,
+  });
+}
+
+/** job.* events fire for calls made with a key or JWT (decisions.md, Beyond). */
+async function emitJob(c: AppContext, p: Principal, event: string, data: Record<string, unknown>): Promise<void> {
+  if (p.kind === "anonymous") return;
+  await emitEvent(c.env, p.accountId, event, data);
+}
+
+function findOutputUrl(body: Record<string, unknown>): string | null {
+  for (const k of ["url", "output_url", "file_url", "output_file_url", "download_url"]) {
+    if (typeof body[k] === "string") return body[k] as string;
+  }
+  return null;
+}

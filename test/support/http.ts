@@ -1,0 +1,71 @@
+import { exports } from "cloudflare:workers";
+
+// Black-box access to the Worker: every test request goes through the
+// Worker's own fetch handler with real local bindings.
+
+export const BASE = "http://api.test";
+export const ADMIN_TOKEN = "test-admin-token";
+
+let ipCounter = Math.floor(Math.random() * 200);
+/** A fresh client IP, so the anonymous per-IP rate limit does not couple tests. */
+export function freshIp(): string {
+  ipCounter++;
+  return `198.51.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`;
+}
+
+export async function call(path: string, init: RequestInit & { ip?: string } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (!headers.has("CF-Connecting-IP")) headers.set("CF-Connecting-IP", init.ip ?? freshIp());
+  const url = path.startsWith("http") ? path : BASE + path;
+  return exports.default.fetch(new Request(url, { ...init, headers }));
+}
+
+export function form(fields: Record<string, string | Blob | File | (File | string)[] | undefined>): FormData {
+  const fd = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) fd.append(name, v);
+  }
+  return fd;
+}
+
+export function pdfFile(data: Uint8Array, name: string): File {
+  return new File([data], name, { type: "application/pdf" });
+}
+
+export async function postForm(path: string, fields: Parameters<typeof form>[0], auth: AuthHeaders = {}): Promise<Response> {
+  return call(path, { method: "POST", body: form(fields), headers: auth });
+}
+
+export async function postJson(path: string, body: unknown, auth: AuthHeaders = {}): Promise<Response> {
+  return call(path, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json", ...auth } });
+}
+
+export type AuthHeaders = Record<string, string>;
+
+export const withKey = (key: string): AuthHeaders => ({ "X-API-Key": key });
+export const withToken = (token: string): AuthHeaders => ({ Authorization: `Bearer ${token}` });
+
+/** Downloads an output URL through the Worker (GET /files/...). */
+export async function download(url: string): Promise<Uint8Array> {
+  const res = await call(url);
+  if (res.status !== 200) throw new Error(`download ${url} -> ${res.status} ${await res.text()}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  request_id: string;
+  errors?: { field: string; message: string }[];
+}
+
+/** Asserts a problem+json answer and returns its body. */
+export async function problem(res: Response): Promise<Problem> {
+  const type = res.headers.get("Content-Type") ?? "";
+  if (!type.includes("application/problem+json")) throw new Error(`expected problem+json, got ${res.status} ${type}: ${await res.text()}`);
+  return (await res.json()) as Problem;
+}
