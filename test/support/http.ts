@@ -4,6 +4,9 @@ import { exports } from "cloudflare:workers";
 // Worker's own fetch handler with real local bindings.
 
 export const BASE = "http://api.test";
+
+// The Worker's default export, reached the way the runtime reaches it.
+const worker = exports as unknown as { default: { fetch(req: Request): Promise<Response> } };
 export const ADMIN_TOKEN = "test-admin-token";
 
 let ipCounter = Math.floor(Math.random() * 200);
@@ -17,7 +20,7 @@ export async function call(path: string, init: RequestInit & { ip?: string } = {
   const headers = new Headers(init.headers);
   if (!headers.has("CF-Connecting-IP")) headers.set("CF-Connecting-IP", init.ip ?? freshIp());
   const url = path.startsWith("http") ? path : BASE + path;
-  return exports.default.fetch(new Request(url, { ...init, headers }));
+  return worker.default.fetch(new Request(url, { ...init, headers }));
 }
 
 export function form(fields: Record<string, string | Blob | File | (File | string)[] | undefined>): FormData {

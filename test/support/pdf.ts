@@ -84,7 +84,7 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfFacts> {
     const linkUris: string[] = [];
     for (let i = 0; i < pages; i++) {
       const page = doc.loadPage(i);
-      const st = page.toStructuredText();
+      const st = page.toStructuredText("preserve-whitespace");
       text.push(st.asText());
       st.destroy();
       for (const link of page.getLinks()) linkUris.push(link.getURI());

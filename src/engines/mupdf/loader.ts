@@ -1,4 +1,5 @@
 import mupdfWasm from "../../../wasm/mupdf-wasm.wasm";
+import { registerHeap } from "../heap";
 
 export type Mupdf = typeof import("mupdf");
 
@@ -39,3 +40,5 @@ async function start(): Promise<Mupdf> {
 export function mupdfHeapBytes(): number {
   return heap?.buffer.byteLength ?? 0;
 }
+
+registerHeap("mupdf", mupdfHeapBytes);
