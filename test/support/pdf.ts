@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
+import { PDFDocument, PDFHexString, PDFString, StandardFonts, rgb } from "pdf-lib";
 import { unzipSync } from "fflate";
 import { loadMupdf } from "../../src/engines/mupdf/loader";
 
@@ -12,6 +12,8 @@ export interface FixtureOptions {
   field?: string;
   /** Add a URI link annotation on page 1. */
   link?: string;
+  /** Add internal links on page 1 to these 0-based pages. */
+  internalLinks?: number[];
 }
 
 export async function makePdf(opts: FixtureOptions): Promise<Uint8Array> {
@@ -35,9 +37,19 @@ export async function makePdf(opts: FixtureOptions): Promise<Uint8Array> {
       Subtype: "Link",
       Rect: [72, 500, 272, 520],
       Border: [0, 0, 0],
-      A: { Type: "Action", S: "URI", URI: doc.context.obj(opts.link) },
+      A: { Type: "Action", S: "URI", URI: PDFString.of(opts.link) },
     });
     page.node.addAnnot(doc.context.register(annot));
+  }
+  for (const [i, target] of (opts.internalLinks ?? []).entries()) {
+    const annot = doc.context.obj({
+      Type: "Annot",
+      Subtype: "Link",
+      Rect: [72, 400 - i * 30, 272, 420 - i * 30],
+      Border: [0, 0, 0],
+      Dest: [doc.getPage(target).ref, "Fit"],
+    });
+    doc.getPage(0).node.addAnnot(doc.context.register(annot));
   }
   doc.setTitle(`${label} title`);
   doc.setAuthor("Fixture Author");
@@ -52,7 +64,7 @@ export async function withBookmarks(bytes: Uint8Array, marks: { title: string; p
   const refs = marks.map(() => ctx.nextRef());
   marks.forEach((m, i) => {
     const item = ctx.obj({
-      Title: ctx.obj(m.title),
+      Title: PDFHexString.fromText(m.title),
       Parent: outlineRef,
       Dest: [doc.getPage(m.page).ref, "Fit"],
     });

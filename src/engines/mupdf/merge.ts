@@ -1,7 +1,7 @@
 import { LIMITS } from "../../config";
 import { EngineError } from "../errors";
 import { loadMupdf, type Mupdf } from "./loader";
-import { openPdf, saveCopy, type PDFDocument } from "./document";
+import { COMPACT_SAVE, openPdf, saveCopy, type PDFDocument } from "./document";
 import { copyInfo, writeOutline, type OutlineNode } from "./outline";
 
 type PDFObject = ReturnType<PDFDocument["newNull"]>;
@@ -36,8 +36,10 @@ export async function mergePdfs(sources: MergeSource[]): Promise<MergeResult> {
           throw new EngineError("too_large", `The merged document would exceed ${LIMITS.pdfPages} pages.`);
         }
         const graft = out.newGraftMap();
+        // Names first: grafting a page copies its widgets' fields as they are then.
+        const srcFields = renameClashingFields(src, fieldNames, index);
         appendPages(out, src, graft);
-        fields = appendFields(out, src, graft, fieldNames, index, fields);
+        fields = appendFields(out, src, graft, srcFields, fields);
         outline.push({ title: stem(source.name), page: first, children: shiftOutline(src, first) });
         if (index === 0) copyInfo(src, out);
       } finally {
@@ -45,7 +47,7 @@ export async function mergePdfs(sources: MergeSource[]): Promise<MergeResult> {
       }
     }
     writeOutline(out, outline);
-    return { data: saveCopy(out, "garbage=compact,compress"), pages: out.countPages() };
+    return { data: saveCopy(out, COMPACT_SAVE), pages: out.countPages() };
   } finally {
     out.destroy();
     mupdf.emptyStore();
@@ -78,21 +80,39 @@ function appendPages(out: PDFDocument, src: PDFDocument, graft: ReturnType<PDFDo
 }
 
 /**
- * Copies the source's form fields into the output's AcroForm. A top-level
- * field whose name is already taken is renamed (name_2, name_3...): two
- * fields of one name would otherwise share one value in every viewer.
+ * Renames the source's top-level fields whose names are already taken
+ * (name_2, name_3...): two fields of one name would otherwise share one
+ * value in every viewer. Returns the source's Fields array, if any.
  */
+function renameClashingFields(src: PDFDocument, names: Set<string>, index: number): PDFObject | null {
+  const acro = src.getTrailer().get("Root").get("AcroForm");
+  const srcFields = acro.isNull() ? null : acro.get("Fields");
+  if (!srcFields || !srcFields.isArray() || srcFields.length === 0) return null;
+  for (let i = 0; i < srcFields.length; i++) {
+    const field = srcFields.get(i);
+    const name = field.get("T");
+    let title = name.isString() ? name.asString() : `field${i + 1}`;
+    if (names.has(title)) {
+      let n = index + 1;
+      while (names.has(`${title}_${n}`)) n++;
+      title = `${title}_${n}`;
+      field.put("T", src.newString(title));
+    }
+    names.add(title);
+  }
+  return srcFields;
+}
+
+/** Copies the source's form fields into the output's AcroForm (created on first use). */
 function appendFields(
   out: PDFDocument,
   src: PDFDocument,
   graft: ReturnType<PDFDocument["newGraftMap"]>,
-  names: Set<string>,
-  index: number,
+  srcFields: PDFObject | null,
   fields: PDFObject | null,
 ): PDFObject | null {
+  if (!srcFields) return fields;
   const acro = src.getTrailer().get("Root").get("AcroForm");
-  const srcFields = acro.isNull() ? null : acro.get("Fields");
-  if (!srcFields || !srcFields.isArray() || srcFields.length === 0) return fields;
 
   let target = fields;
   if (!target) {
@@ -106,19 +126,7 @@ function appendFields(
     out.getTrailer().get("Root").put("AcroForm", out.addObject(form));
     target = out.getTrailer().get("Root").get("AcroForm").get("Fields");
   }
-  for (let i = 0; i < srcFields.length; i++) {
-    const field = srcFields.get(i);
-    const name = field.get("T");
-    let title = name.isString() ? name.asString() : `field${i + 1}`;
-    if (names.has(title)) {
-      let n = index + 1;
-      while (names.has(`${title}_${n}`)) n++;
-      title = `${title}_${n}`;
-      field.put("T", src.newString(title));
-    }
-    names.add(title);
-    target.push(graft.graftObject(field));
-  }
+  for (let i = 0; i < srcFields.length; i++) target.push(graft.graftObject(srcFields.get(i)));
   return target;
 }
 

@@ -1,6 +1,10 @@
+import { LIMITS } from "../../config";
 import type { NamedFile } from "../zip";
-import { openPdf, saveCopy, withPdf, type PDFDocument } from "./document";
+import { COMPACT_SAVE, openPdf, saveCopy, withPdf, type PDFDocument } from "./document";
+import { copyInfo } from "./outline";
 import { loadMupdf } from "./loader";
+
+type PDFObject = ReturnType<PDFDocument["newNull"]>;
 
 export interface PdfOutlineSummary {
   pages: number;
@@ -30,33 +34,173 @@ export async function inspectPdf(bytes: Uint8Array): Promise<PdfOutlineSummary> 
 }
 
 /**
- * Builds each part from a fresh copy of the source with rearrangePages, which
- * keeps annotations and widgets, remaps internal links and prunes the
- * outline. It drops /AcroForm, so the form is rebuilt from the widgets that
- * remain.
+ * Writes each part. Documents without a form are split by grafting the
+ * part's pages into a fresh document (about 0.4 ms a part; rearrangePages on
+ * a 500-page source costs ~9 ms a part). Documents with a form take the
+ * rearrangePages path, which keeps field hierarchies whose widgets span pages.
  */
 export async function extractParts(bytes: Uint8Array, parts: PartSpec[]): Promise<NamedFile[]> {
   const mupdf = await loadMupdf();
-  const files: NamedFile[] = [];
+  const src = openPdf(mupdf, bytes);
   try {
-    for (const part of parts) {
-      const doc = openPdf(mupdf, bytes);
-      try {
-        const acroForm = keepAcroForm(doc);
-        doc.rearrangePages(part.pages);
-        if (acroForm) restoreAcroForm(doc, acroForm);
-        files.push({ name: part.name, data: saveCopy(doc, "garbage=compact,compress") });
-      } finally {
-        doc.destroy();
-      }
-    }
-    return files;
+    const hasForm = !src.getTrailer().get("Root").get("AcroForm").isNull();
+    if (hasForm) return parts.map((part) => rearrangedPart(mupdf, bytes, part));
+    const pageNums = detachPages(src);
+    const named = new NamedDestinations(src);
+    return parts.map((part) => ({ name: part.name, data: graftedPart(mupdf, src, part, pageNums, named) }));
   } finally {
+    src.destroy();
     mupdf.emptyStore();
   }
 }
 
-type PDFObject = ReturnType<PDFDocument["newNull"]>;
+const INHERITABLE = ["Resources", "MediaBox", "CropBox", "Rotate"] as const;
+
+/**
+ * Makes every page self-contained (inherited attributes copied down, /Parent
+ * removed) so that grafting a page copies that page and nothing of the tree.
+ * Returns the object number of each page, by index.
+ */
+function detachPages(src: PDFDocument): number[] {
+  const nums: number[] = [];
+  const count = src.countPages();
+  for (let p = 0; p < count; p++) {
+    const page = src.findPage(p);
+    for (const key of INHERITABLE) {
+      if (page.get(key).isNull()) {
+        const inherited = page.getInheritable(key);
+        if (!inherited.isNull()) page.put(key, inherited);
+      }
+    }
+    page.delete("Parent");
+    page.delete("B"); // article beads chain to other pages
+    nums.push(page.isIndirect() ? page.asIndirect() : -1);
+  }
+  return nums;
+}
+
+function graftedPart(
+  mupdf: Awaited<ReturnType<typeof loadMupdf>>,
+  src: PDFDocument,
+  part: PartSpec,
+  pageNums: number[],
+  named: NamedDestinations,
+): Uint8Array {
+  const out = new mupdf.PDFDocument();
+  try {
+    const graft = out.newGraftMap();
+    const inPart = new Set(part.pages.map((p) => pageNums[p]));
+    for (const index of part.pages) {
+      const page = src.findPage(index);
+      const annots = page.get("Annots");
+      // Links into pages outside this part would drag those pages into the
+      // file; they are left out of the copy (the source stays untouched).
+      if (annots.isArray()) page.put("Annots", keptAnnots(src, annots, inPart, named));
+      out.insertPage(-1, graft.graftObject(page));
+      if (annots.isArray()) page.put("Annots", annots);
+      else page.delete("Annots");
+    }
+    copyInfo(src, out);
+    return saveCopy(out, COMPACT_SAVE);
+  } finally {
+    out.destroy();
+  }
+}
+
+function keptAnnots(src: PDFDocument, annots: PDFObject, inPart: Set<number>, named: NamedDestinations): PDFObject {
+  const kept = src.newArray();
+  for (let i = 0; i < annots.length; i++) {
+    const annot = annots.get(i);
+    const subtype = annot.get("Subtype");
+    if (!subtype.isName() || subtype.asName() !== "Link") {
+      kept.push(annot);
+      continue;
+    }
+    const target = linkTarget(annot, named);
+    if (target === "external") kept.push(annot);
+    else if (target !== null && inPart.has(target.num)) kept.push(target.rewrite ? explicitLink(src, annot, target.page) : annot);
+  }
+  return kept;
+}
+
+type LinkTarget = "external" | { num: number; page: PDFObject; rewrite: boolean } | null;
+
+function linkTarget(annot: PDFObject, named: NamedDestinations): LinkTarget {
+  let dest = annot.get("Dest");
+  if (dest.isNull()) {
+    const action = annot.get("A");
+    const kind = action.get("S");
+    if (!kind.isName() || kind.asName() !== "GoTo") return "external"; // URI, Launch, named actions...
+    dest = action.get("D");
+  }
+  if (dest.isArray()) {
+    const page = dest.get(0);
+    return page.isIndirect() ? { num: page.asIndirect(), page, rewrite: false } : null;
+  }
+  if (dest.isName() || dest.isString()) {
+    const page = named.lookup(dest.isName() ? dest.asName() : dest.asString());
+    return page ? { num: page.asIndirect(), page, rewrite: true } : null;
+  }
+  return null;
+}
+
+/** A copy of a named-destination link pointing straight at its page (the part has no name tree). */
+function explicitLink(src: PDFDocument, annot: PDFObject, page: PDFObject): PDFObject {
+  const copy = src.newDictionary();
+  annot.forEach((value, key) => {
+    if (key !== "A" && key !== "Dest") copy.put(key, value);
+  });
+  const dest = src.newArray();
+  dest.push(page);
+  dest.push(src.newName("Fit"));
+  copy.put("Dest", dest);
+  return copy;
+}
+
+/** Named destinations of the source, resolved to page objects on first use. */
+class NamedDestinations {
+  private map: Map<string, PDFObject> | null = null;
+  constructor(private readonly doc: PDFDocument) {}
+
+  lookup(name: string): PDFObject | null {
+    this.map ??= this.load();
+    return this.map.get(name) ?? null;
+  }
+
+  private load(): Map<string, PDFObject> {
+    const map = new Map<string, PDFObject>();
+    let tree: Record<string, PDFObject> = {};
+    try {
+      tree = this.doc.loadNameTree("Dests");
+    } catch {
+      return map;
+    }
+    const legacy = this.doc.getTrailer().get("Root").get("Dests");
+    if (legacy.isDictionary()) legacy.forEach((v, k) => (tree[String(k)] = v));
+    for (const [name, value] of Object.entries(tree).slice(0, LIMITS.pdfPages * 10)) {
+      const dest = value.isDictionary() ? value.get("D") : value;
+      if (dest.isArray() && dest.get(0).isIndirect()) map.set(name, dest.get(0));
+    }
+    return map;
+  }
+}
+
+/**
+ * Form-bearing documents: a fresh copy per part with rearrangePages, which
+ * keeps annotations and widgets and remaps links. It drops /AcroForm, so the
+ * form is rebuilt from the widgets that remain.
+ */
+function rearrangedPart(mupdf: Awaited<ReturnType<typeof loadMupdf>>, bytes: Uint8Array, part: PartSpec): NamedFile {
+  const doc = openPdf(mupdf, bytes);
+  try {
+    const acroForm = keepAcroForm(doc);
+    doc.rearrangePages(part.pages);
+    if (acroForm) restoreAcroForm(doc, acroForm);
+    return { name: part.name, data: saveCopy(doc, COMPACT_SAVE) };
+  } finally {
+    doc.destroy();
+  }
+}
 
 function keepAcroForm(doc: PDFDocument): PDFObject | null {
   const acro = doc.getTrailer().get("Root").get("AcroForm");
@@ -73,7 +217,8 @@ function restoreAcroForm(doc: PDFDocument, acro: PDFObject): void {
     if (!annots.isArray()) continue;
     for (let i = 0; i < annots.length; i++) {
       let field = annots.get(i);
-      if (field.get("Subtype").isNull() || field.get("Subtype").asName() !== "Widget") continue;
+      const subtype = field.get("Subtype");
+      if (!subtype.isName() || subtype.asName() !== "Widget") continue;
       // Climb to the top-level field: Fields lists roots, not widgets of a parent.
       for (let depth = 0; depth < 32 && !field.get("Parent").isNull(); depth++) field = field.get("Parent");
       const num = field.isIndirect() ? field.asIndirect() : -1;

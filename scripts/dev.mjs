@@ -1,0 +1,34 @@
+// `npm run dev [-- wrangler dev args]`: creates .dev.vars with random secrets
+// when it is missing, applies local D1 migrations, then starts `wrangler dev`
+// on http://127.0.0.1:8787 (offline; state in .wrangler/state).
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
+const devVars = join(root, ".dev.vars");
+
+if (!existsSync(devVars)) {
+  const jwt = randomBytes(32).toString("base64url");
+  const admin = randomBytes(24).toString("base64url");
+  writeFileSync(devVars, `JWT_SECRET=${jwt}\nADMIN_TOKEN=${admin}\nALLOW_INSECURE_WEBHOOKS=true\nALLOW_PRIVATE_WEBHOOK_TARGETS=true\n`, { mode: 0o600 });
+  console.log(`Created .dev.vars. Operator token (shown once): ADMIN_TOKEN=${admin}`);
+}
+
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+const migrate = spawnSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--local"], {
+  cwd: root,
+  env: { ...env, CI: "true" }, // no confirmation prompt
+  stdio: ["ignore", "inherit", "inherit"],
+});
+if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+
+const extra = process.argv.slice(2);
+const args = [wrangler, "dev", "--ip", "127.0.0.1"];
+if (!extra.includes("--port")) args.push("--port", "8787");
+const child = spawn(process.execPath, [...args, ...extra], { cwd: root, env, stdio: "inherit" });
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+child.on("exit", (code) => process.exit(code ?? 0));
