@@ -21,11 +21,25 @@ export function checkAccess(tool: ToolDef, op: Operation, p: Principal, req: Req
   }
 }
 
-export function checkKeyRights(op: Operation, p: Principal): void {
+function inScope(p: Extract<Principal, { kind: "key" }>, key: string): boolean {
+  return p.scopes.length === 0 || p.scopes.includes("*") || p.scopes.includes(key);
+}
+
+/**
+ * Before the body is read: the key may run tools at all (`write`) and its
+ * scopes name at least one of this tool's operations.
+ */
+export function checkKeyForTool(tool: ToolDef, p: Principal): void {
   if (p.kind !== "key") return;
   if (!p.permissions.includes("write")) throw new ApiError("permission_denied", "This key lacks the 'write' permission needed to run tools.");
-  const full = p.scopes.length === 0 || p.scopes.includes("*");
-  if (!full && !p.scopes.includes(op.key)) {
+  if (!tool.operations.some((op) => inScope(p, op.key))) {
+    throw new ApiError("scope_denied", `This key's scopes do not include '${tool.operations[0].key}'.`);
+  }
+}
+
+/** After validation: the operation the input selected (engine=vision...) is in scope. */
+export function checkKeyForOperation(op: Operation, p: Principal): void {
+  if (p.kind === "key" && !inScope(p, op.key)) {
     throw new ApiError("scope_denied", `This key's scopes do not include '${op.key}'.`);
   }
 }

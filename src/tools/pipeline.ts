@@ -7,7 +7,7 @@ import { principalOf, type AppContext } from "../http/context";
 import { enforceRateLimit } from "../http/rate-limit";
 import { storeOutput } from "../storage/outputs";
 import { emitEvent } from "../webhooks/emit";
-import { checkAccess, checkKeyRights, selectOperation } from "./access";
+import { checkAccess, checkKeyForOperation, checkKeyForTool, selectOperation } from "./access";
 import type { Operation, ToolContext, ToolDef } from "./define";
 import { parseWith, readBody } from "./validate";
 
@@ -55,13 +55,14 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
   const requestId = c.get("requestId");
 
   checkAccess(tool, tool.operations[0], principal, c.req.raw);
+  checkKeyForTool(tool, principal);
   await enforceRateLimit(env, principal);
   if (!tool.handler) throw new ApiError("not_implemented", `${tool.name} is declared but not built yet; nothing was charged.`);
 
   const input = parseWith(tool.request, await readBody(c.req.raw, tool.body));
   const operation = selectOperation(tool, input);
   checkAccess(tool, operation, principal, c.req.raw);
-  checkKeyRights(operation, principal);
+  checkKeyForOperation(operation, principal);
 
   const units = tool.quantity ? tool.quantity(input) : 1;
   const credits = principal.kind === "anonymous" ? 0 : operation.credits * units;
