@@ -65,22 +65,24 @@ function tooMany(count: number): never {
   throw new ApiError("too_many_parts", `The split would produce ${count} files; at most ${LIMITS.splitParts} are allowed.`);
 }
 
-/** One part per top-level bookmark, from its page to the page before the next one. */
+/**
+ * One part per top-level bookmark, from its page to the page before the next
+ * one. Bookmarks sharing a page share one part, titled by the later one;
+ * pages before the first bookmark belong to the first part, so none is lost.
+ */
 function byBookmarks(doc: PdfOutlineSummary): PartSpec[] {
-  const marks = [...doc.bookmarks].sort((a, b) => a.page - b.page);
+  const byPage = new Map<number, string>();
+  for (const mark of [...doc.bookmarks].sort((a, b) => a.page - b.page)) byPage.set(mark.page, mark.title);
+  const marks = [...byPage.entries()].map(([page, title]) => ({ page, title }));
   if (marks.length === 0) throw new ApiError("no_bookmarks", "The PDF has no top-level bookmarks to split by.");
   if (marks.length > LIMITS.splitParts) tooMany(marks.length);
   const width = Math.max(2, String(marks.length).length);
-  const parts: PartSpec[] = [];
-  marks.forEach((mark, i) => {
-    // Pages before the first bookmark belong to the first part, so none is lost.
+  return marks.map((mark, i) => {
     const from = i === 0 ? 0 : mark.page;
     const to = i + 1 < marks.length ? marks[i + 1].page - 1 : doc.pages - 1;
-    if (to < from) return; // two bookmarks on one page: the later one carries it
     const title = bookmarkFileTitle(mark.title) || `section_${i + 1}`;
-    parts.push({ name: `${String(parts.length + 1).padStart(width, "0")}_${title}.pdf`, pages: range(from, to) });
+    return { name: `${String(i + 1).padStart(width, "0")}_${title}.pdf`, pages: range(from, to) };
   });
-  return parts;
 }
 
 /** A bookmark title safe as a ZIP entry name on every OS. */
