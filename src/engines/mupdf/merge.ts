@@ -3,6 +3,7 @@ import { EngineError } from "../errors";
 import { loadMupdf, type Mupdf } from "./loader";
 import { COMPACT_SAVE, openPdf, saveCopy, type PDFDocument } from "./document";
 import { copyInfo, writeOutline, type OutlineNode } from "./outline";
+import { detachPage } from "./page-tree";
 
 type PDFObject = ReturnType<PDFDocument["newNull"]>;
 
@@ -19,7 +20,6 @@ export interface MergeResult {
 // Pages are grafted as whole page objects (graftPage() would drop /Annots, so
 // links, notes and form widgets would vanish). One graft map per source keeps
 // shared resources and cross-references within a source copied once.
-const INHERITABLE = ["Resources", "MediaBox", "CropBox", "Rotate"] as const;
 
 export async function mergePdfs(sources: MergeSource[]): Promise<MergeResult> {
   const mupdf = await loadMupdf();
@@ -67,14 +67,7 @@ function appendPages(out: PDFDocument, src: PDFDocument, graft: ReturnType<PDFDo
   const count = src.countPages();
   for (let p = 0; p < count; p++) {
     const page = src.findPage(p);
-    for (const key of INHERITABLE) {
-      if (page.get(key).isNull()) {
-        const inherited = page.getInheritable(key);
-        if (!inherited.isNull()) page.put(key, inherited);
-      }
-    }
-    // Without its /Parent the graft copies just this page, not the source's page tree.
-    page.delete("Parent");
+    detachPage(page);
     out.insertPage(-1, graft.graftObject(page));
   }
 }

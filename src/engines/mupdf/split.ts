@@ -3,6 +3,7 @@ import type { NamedFile } from "../zip";
 import { COMPACT_SAVE, openPdf, saveCopy, withPdf, type PDFDocument } from "./document";
 import { copyInfo } from "./outline";
 import { loadMupdf } from "./loader";
+import { detachPage } from "./page-tree";
 
 type PDFObject = ReturnType<PDFDocument["newNull"]>;
 
@@ -54,25 +55,16 @@ export async function extractParts(bytes: Uint8Array, parts: PartSpec[]): Promis
   }
 }
 
-const INHERITABLE = ["Resources", "MediaBox", "CropBox", "Rotate"] as const;
-
 /**
- * Makes every page self-contained (inherited attributes copied down, /Parent
- * removed) so that grafting a page copies that page and nothing of the tree.
- * Returns the object number of each page, by index.
+ * Detaches every page (see detachPage) and drops article beads, which chain
+ * to other pages. Returns the object number of each page, by index.
  */
 function detachPages(src: PDFDocument): number[] {
   const nums: number[] = [];
   const count = src.countPages();
   for (let p = 0; p < count; p++) {
     const page = src.findPage(p);
-    for (const key of INHERITABLE) {
-      if (page.get(key).isNull()) {
-        const inherited = page.getInheritable(key);
-        if (!inherited.isNull()) page.put(key, inherited);
-      }
-    }
-    page.delete("Parent");
+    detachPage(page);
     page.delete("B"); // article beads chain to other pages
     nums.push(page.isIndirect() ? page.asIndirect() : -1);
   }
