@@ -80,7 +80,7 @@ export async function withBookmarks(bytes: Uint8Array, marks: { title: string; p
 export interface PdfFacts {
   pages: number;
   text: string[];
-  outline: { title: string; page?: number; children: { title: string; page?: number }[] }[];
+  outline: { title: string; page?: number; children: { title: string; page?: number; uri?: string }[] }[];
   fields: string[];
   linkUris: string[];
   title?: string;
@@ -105,7 +105,7 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfFacts> {
     const outline = (doc.loadOutline() ?? []).map((o) => ({
       title: o.title ?? "",
       page: o.page,
-      children: (o.down ?? []).map((d) => ({ title: d.title ?? "", page: d.page })),
+      children: (o.down ?? []).map((d) => ({ title: d.title ?? "", page: d.page, ...(d.uri?.startsWith("#") ? {} : { uri: d.uri }) })),
     }));
     const fields: string[] = [];
     const acro = doc.getTrailer().get("Root").get("AcroForm");

@@ -21,6 +21,8 @@ export async function withPdf<T>(bytes: Uint8Array, work: (doc: PDFDocument, mup
   const doc = openPdf(mupdf, bytes, opts);
   try {
     return await work(doc, mupdf);
+  } catch (err) {
+    throw asEngineError(err);
   } finally {
     doc.destroy();
     mupdf.emptyStore();
@@ -57,6 +59,19 @@ function countPages(doc: PDFDocument): number {
   } catch (err) {
     throw new EngineError("corrupt", `The page tree could not be read: ${messageOf(err)}`);
   }
+}
+
+/**
+ * MuPDF reports failures inside a document (a cyclic page tree, a broken
+ * stream) as plain Error objects from its C side; those are the document's
+ * fault and become EngineError("corrupt"), a 4xx. Our own bugs surface as
+ * TypeError/RangeError or our typed errors and pass through unchanged.
+ */
+export function asEngineError(err: unknown): unknown {
+  if (err instanceof Error && err.constructor === Error) {
+    return new EngineError("corrupt", `The PDF could not be processed: ${err.message}`);
+  }
+  return err;
 }
 
 export function messageOf(err: unknown): string {

@@ -33,7 +33,18 @@ async function start(): Promise<Mupdf> {
     },
   };
   (globalThis as Record<string, unknown>).$libmupdf_wasm_Module = hooks;
-  return await import("mupdf");
+  const mupdf = await import("mupdf");
+  quietMupdfLog(mupdf);
+  return mupdf;
+}
+
+/**
+ * MuPDF prints every repair warning of every user document to the console by
+ * default; that is noise in Worker logs. Code that needs the messages
+ * collects them for one call (withMupdfLog) and then restores this.
+ */
+export function quietMupdfLog(mupdf: Mupdf): void {
+  mupdf.setLog(() => undefined);
 }
 
 /** Bytes currently reserved by the MuPDF WASM heap (it never shrinks). */

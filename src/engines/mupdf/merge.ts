@@ -1,9 +1,10 @@
 import { LIMITS } from "../../config";
 import { EngineError } from "../errors";
 import { loadMupdf, type Mupdf } from "./loader";
-import { COMPACT_SAVE, openPdf, saveCopy, type PDFDocument } from "./document";
+import { asEngineError, COMPACT_SAVE, openPdf, saveCopy, type PDFDocument } from "./document";
 import { copyInfo, writeOutline, type OutlineNode } from "./outline";
 import { detachPage } from "./page-tree";
+import { isInternal } from "./split";
 
 type PDFObject = ReturnType<PDFDocument["newNull"]>;
 
@@ -48,6 +49,8 @@ export async function mergePdfs(sources: MergeSource[]): Promise<MergeResult> {
     }
     writeOutline(out, outline);
     return { data: saveCopy(out, COMPACT_SAVE), pages: out.countPages() };
+  } catch (err) {
+    throw asEngineError(err);
   } finally {
     out.destroy();
     mupdf.emptyStore();
@@ -135,8 +138,10 @@ function shiftOutline(src: PDFDocument, offset: number): OutlineNode[] {
   const walk = (list: typeof items): OutlineNode[] =>
     list.map((item) => ({
       title: item.title ?? "",
-      page: item.page !== undefined && item.page >= 0 ? item.page + offset : undefined,
-      uri: item.page === undefined && item.uri && /^[a-z][a-z0-9+.-]*:/i.test(item.uri) ? item.uri : undefined,
+      page: isInternal(item) ? (item.page as number) + offset : undefined,
+      // MuPDF's outline writer turns other schemes (file: links to other PDFs)
+      // into a jump to page 1 of this document; such bookmarks keep their title only.
+      uri: !isInternal(item) && item.uri && /^(https?|mailto):/i.test(item.uri) ? item.uri : undefined,
       children: walk(item.down ?? []),
     }));
   return walk(items);

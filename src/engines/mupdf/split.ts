@@ -1,6 +1,6 @@
 import { LIMITS } from "../../config";
 import type { NamedFile } from "../zip";
-import { COMPACT_SAVE, openPdf, saveCopy, withPdf, type PDFDocument } from "./document";
+import { asEngineError, COMPACT_SAVE, openPdf, saveCopy, withPdf, type PDFDocument } from "./document";
 import { copyInfo } from "./outline";
 import { loadMupdf } from "./loader";
 import { detachPage } from "./page-tree";
@@ -28,10 +28,15 @@ export async function inspectPdf(bytes: Uint8Array): Promise<PdfOutlineSummary> 
       outline = null; // a cyclic outline counts as no bookmarks
     }
     const bookmarks = (outline ?? [])
-      .filter((o) => o.page !== undefined && o.page >= 0)
+      .filter((o) => isInternal(o))
       .map((o) => ({ title: o.title ?? "", page: o.page as number }));
     return { pages: doc.countPages(), bookmarks };
   });
+}
+
+/** A bookmark into this document (MuPDF also gives a page for links into other files). */
+export function isInternal(item: { uri?: string; page?: number }): boolean {
+  return item.page !== undefined && item.page >= 0 && (item.uri === undefined || item.uri.startsWith("#"));
 }
 
 /**
@@ -49,6 +54,8 @@ export async function extractParts(bytes: Uint8Array, parts: PartSpec[]): Promis
     const pageNums = detachPages(src);
     const named = new NamedDestinations(src);
     return parts.map((part) => ({ name: part.name, data: graftedPart(mupdf, src, part, pageNums, named) }));
+  } catch (err) {
+    throw asEngineError(err);
   } finally {
     src.destroy();
     mupdf.emptyStore();
