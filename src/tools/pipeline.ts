@@ -78,12 +78,18 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
     store: (file, opts) => storeOutput(env, new URL(c.req.url).origin, file, opts),
   };
   const jobData = { tool: tool.id, operation: operation.key, request_id: requestId, credits };
-  await emitJob(c, principal, "job.queued", jobData);
-  await emitJob(c, principal, "job.processing", jobData);
 
-  let result;
+  // Everything after the debit runs under the refund guard: any failure gives
+  // the credits back before the error is answered.
   try {
-    result = await tool.handler!(ctx, input);
+    await emitJob(c, principal, "job.queued", jobData);
+    await emitJob(c, principal, "job.processing", jobData);
+    const result = await tool.handler!(ctx, input);
+    const body = hasCreditsField(tool) ? { ...result.body, credits_charged: credits } : result.body;
+    await emitJob(c, principal, "job.completed", { ...jobData, output_url: findOutputUrl(body) });
+    const res = c.json(body, (result.status ?? 200) as 200);
+    res.headers.set(CREDITS_HEADER, String(credits));
+    return res;
   } catch (err) {
     await refund(env, principal, requestId, operation, credits);
     const mapped = toApiError(tool, err);
@@ -91,12 +97,6 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
     await emitJob(c, principal, "job.failed", { ...jobData, credits: 0, error_code: code });
     throw err;
   }
-
-  const body = hasCreditsField(tool) ? { ...result.body, credits_charged: credits } : result.body;
-  await emitJob(c, principal, "job.completed", { ...jobData, output_url: findOutputUrl(body) });
-  const res = c.json(body, (result.status ?? 200) as 200);
-  res.headers.set(CREDITS_HEADER, String(credits));
-  return res;
 }
 
 async function debit(env: Env, p: Principal, requestId: string, op: Operation, credits: number): Promise<void> {
@@ -113,7 +113,8 @@ async function debit(env: Env, p: Principal, requestId: string, op: Operation, c
     }
     throw new ApiError("insufficient_credits", `This call costs ${credits} credits; the balance is ${outcome.balance}.`);
   }
-  await recordLedger(env, {
+  // The meter has decided; the D1 ledger is its mirror and must not fail the call.
+  await bestEffort("ledger debit", () => recordLedger(env, {
     accountId: p.accountId,
     kind: "debit",
     credits: -credits,
@@ -122,9 +123,9 @@ async function debit(env: Env, p: Principal, requestId: string, op: Operation, c
     operation: op.key,
     keyId: p.kind === "key" ? p.keyId : null,
     userId: p.userId,
-  });
+  }));
   if (outcome.crossedLow) {
-    await emitEvent(env, p.accountId, "credits.low", { balance: outcome.balance });
+    await bestEffort("emit credits.low", () => emitEvent(env, p.accountId, "credits.low", { balance: outcome.balance }));
   }
 }
 
@@ -132,7 +133,7 @@ async function refund(env: Env, p: Principal, requestId: string, op: Operation, 
   if (p.kind === "anonymous" || credits === 0) return;
   const outcome = await meterFor(env, p.accountId).refund(requestId);
   if (!outcome.refunded) return;
-  await recordLedger(env, {
+  await bestEffort("ledger refund", () => recordLedger(env, {
     accountId: p.accountId,
     kind: "refund",
     credits: outcome.credits,
@@ -141,13 +142,24 @@ async function refund(env: Env, p: Principal, requestId: string, op: Operation, 
     operation: op.key,
     keyId: p.kind === "key" ? p.keyId : null,
     userId: p.userId,
-  });
+  }));
 }
 
-/** job.* events fire for calls made with a key or JWT (decisions.md, Beyond). */
+/**
+ * job.* events fire for calls made with a key or JWT (decisions.md, Beyond).
+ * A notification must never fail or un-bill the call it reports on.
+ */
 async function emitJob(c: AppContext, p: Principal, event: string, data: Record<string, unknown>): Promise<void> {
   if (p.kind === "anonymous") return;
-  await emitEvent(c.env, p.accountId, event, data);
+  await bestEffort(`emit ${event}`, () => emitEvent(c.env, p.accountId, event, data));
+}
+
+async function bestEffort(what: string, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    console.error(`${what} failed`, err);
+  }
 }
 
 function findOutputUrl(body: Record<string, unknown>): string | null {
