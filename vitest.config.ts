@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { corpusService } from "./test/support/corpus-service.mjs";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
@@ -14,7 +15,12 @@ export default defineConfig(async () => {
             ADMIN_TOKEN: "test-admin-token",
             ALLOW_INSECURE_WEBHOOKS: "true",
             ALLOW_PRIVATE_WEBHOOK_TARGETS: "true",
+            WEBHOOK_SECRET_KEY: "test-webhook-secret-key-0123456789abcdef",
+            // Webhook tests' hanging receiver gives up after this, not after 10 s.
+            WEBHOOK_SEND_TIMEOUT_MS: "300",
           },
+          // ../shared/corpus for tests (test/support/corpus.ts), served from Node on demand.
+          serviceBindings: { CORPUS: corpusService },
         },
       }),
     ],

@@ -1,12 +1,14 @@
 import type { AccountMeter } from "./billing/meter-do";
+import type { WebhookEndpoint } from "./webhooks/endpoint-do";
+import type { DeliveryMessage } from "./webhooks/messages";
 
 /** Bindings and variables of the Worker; wrangler.toml is the map of these. */
 export interface Env {
   DB: D1Database;
   FILES: R2Bucket;
   METER: DurableObjectNamespace<AccountMeter>;
-  WEBHOOK_ENDPOINT: DurableObjectNamespace;
-  WEBHOOK_QUEUE: Queue;
+  WEBHOOK_ENDPOINT: DurableObjectNamespace<WebhookEndpoint>;
+  WEBHOOK_QUEUE: Queue<DeliveryMessage>;
   ANON_LIMITER: RateLimit;
   AUTH_LIMITER: RateLimit;
   JWT_SECRET?: string;
@@ -15,6 +17,10 @@ export interface Env {
   PUBLIC_FILES_BASE_URL?: string;
   ALLOW_INSECURE_WEBHOOKS?: string;
   ALLOW_PRIVATE_WEBHOOK_TARGETS?: string;
+  /** Seals webhook signing secrets at rest; falls back to JWT_SECRET (README, Webhooks). */
+  WEBHOOK_SECRET_KEY?: string;
+  /** Tests only: shortens the 10 s webhook send timeout. */
+  WEBHOOK_SEND_TIMEOUT_MS?: string;
   AI_BASE_URL?: string;
   AI_API_KEY?: string;
   AI_TEXT_MODEL?: string;

@@ -97,6 +97,18 @@ export const adminApi = new Hono<AppEnv>()
     await emitEvent(c.env, id, "invoice.paid", { payment_id: body.payment_id, amount_cents: body.amount_cents, credits: body.credits });
     return c.json({ payment_id: body.payment_id, duplicate: false, account: await loadAccount(c.env, id) }, 201);
   })
+  // Reports a failed payment attempt: emits invoice.payment_failed; nothing is stored or charged.
+  .post("/accounts/:id/payment-failures", async (c) => {
+    const body = await jsonBody(
+      c,
+      z.object({ payment_id: z.string().min(1).max(200), amount_cents: z.number().int().min(0), reason: z.string().max(500).optional() }),
+    );
+    const id = c.req.param("id");
+    await loadAccount(c.env, id);
+    const data = { payment_id: body.payment_id, amount_cents: body.amount_cents, reason: body.reason ?? null };
+    await emitEvent(c.env, id, "invoice.payment_failed", data);
+    return c.json({ event: "invoice.payment_failed", ...data }, 202);
+  })
   .post("/users/:id/tokens", async (c) => {
     const hasBody = (c.req.header("Content-Length") ?? "0") !== "0";
     const { ttl_seconds } = hasBody ? await jsonBody(c, tokenRequest) : { ttl_seconds: undefined };

@@ -1,5 +1,170 @@
+import { and, eq, isNull } from "drizzle-orm";
 import { Hono } from "hono";
-import type { AppEnv } from "../http/context";
+import { z } from "zod";
+import { base64Url, hashKeySecret } from "../auth/api-keys";
+import { issueToken } from "../auth/jwt";
+import type { Role } from "../auth/principal";
+import { database, schema } from "../db/client";
+import type { Env } from "../env";
+import { ApiError } from "../errors";
+import { principalOf, type AppEnv } from "../http/context";
+import { jsonBody, requireTeamPermission, requireUser } from "../http/guards";
+import { emitEvent } from "../webhooks/emit";
 
-/** Team members and invitations (decisions.md, Account and team). */
-export const teamApi = new Hono<AppEnv>();
+// Team members and invitations (decisions.md, Account and team). Rules beyond
+// the table, enforced here and documented in the README:
+// - Listing members needs any dashboard user; every change needs manage_team.
+// - Only an owner may grant the owner role, or change or remove an owner.
+// - The account always keeps an owner: the last one cannot be demoted or
+//   removed (409 last_owner), checked inside the same UPDATE so two
+//   concurrent demotions cannot both pass.
+// - Removal sets users.removed_at; identify() refuses that user's JWT at once.
+// - An e-mail that belongs to an active user cannot be invited (409); a
+//   removed user's e-mail can, and their old row keeps its history.
+
+const ROLES = ["owner", "admin", "member"] as const satisfies readonly Role[];
+const INVITE_TTL_MS = 7 * 86_400_000;
+const TOKEN_PREFIX = "inv_";
+
+const inviteSchema = z.object({ email: z.string().trim().toLowerCase().email(), role: z.enum(ROLES).default("member") });
+const acceptSchema = z.object({ invite_token: z.string().min(10).max(200) });
+const roleSchema = z.object({ role: z.enum(ROLES) });
+
+type UserRow = typeof schema.users.$inferSelect;
+
+function memberView(u: UserRow) {
+  return { id: u.id, email: u.email, role: u.role, created_at: u.createdAt };
+}
+
+async function activeMember(env: Env, accountId: string, userId: string): Promise<UserRow> {
+  const u = schema.users;
+  const rows = await database(env.DB)
+    .select()
+    .from(u)
+    .where(and(eq(u.id, userId), eq(u.accountId, accountId), isNull(u.removedAt)))
+    .limit(1);
+  if (!rows[0]) throw new ApiError("not_found", "No such member in your team.");
+  return rows[0];
+}
+
+/** Only owners touch the owner role, in either direction. */
+function requireOwnerFor(actorRole: Role, targetRole: string, newRole?: Role): void {
+  if (actorRole !== "owner" && (targetRole === "owner" || newRole === "owner")) {
+    throw new ApiError("permission_denied", "Only an owner can grant the owner role or change or remove an owner.");
+  }
+}
+
+/** "This user is not the account's last owner", as SQL for the guarded UPDATEs. */
+const NOT_LAST_OWNER = `(role <> 'owner' OR (SELECT COUNT(*) FROM users o WHERE o.account_id = users.account_id AND o.role = 'owner' AND o.removed_at IS NULL) > 1)`;
+
+export const teamApi = new Hono<AppEnv>()
+  .get("/members", async (c) => {
+    const user = requireUser(await principalOf(c));
+    const u = schema.users;
+    const rows = await database(c.env.DB)
+      .select()
+      .from(u)
+      .where(and(eq(u.accountId, user.accountId), isNull(u.removedAt)))
+      .orderBy(u.createdAt, u.id);
+    return c.json({ data: rows.map(memberView) });
+  })
+  .post("/invitations", async (c) => {
+    const actor = requireTeamPermission(await principalOf(c), "manage_team");
+    const body = await jsonBody(c, inviteSchema);
+    requireOwnerFor(actor.role, "member", body.role);
+    const db = database(c.env.DB);
+    const u = schema.users;
+    const taken = await db
+      .select({ id: u.id })
+      .from(u)
+      .where(and(eq(u.email, body.email), isNull(u.removedAt)))
+      .limit(1);
+    if (taken[0]) throw new ApiError("conflict", `${body.email} already belongs to a user.`);
+
+    const token = TOKEN_PREFIX + base64Url(crypto.getRandomValues(new Uint8Array(32)));
+    const id = `inv_${crypto.randomUUID().replace(/-/g, "")}`;
+    const expiresAt = new Date(Date.now() + INVITE_TTL_MS).toISOString();
+    const inv = schema.teamInvitations;
+    // A new invitation replaces any pending one for the same address.
+    await db.batch([
+      db
+        .update(inv)
+        .set({ revokedAt: new Date().toISOString() })
+        .where(and(eq(inv.accountId, actor.accountId), eq(inv.email, body.email), isNull(inv.acceptedAt), isNull(inv.revokedAt))),
+      db.insert(inv).values({ id, accountId: actor.accountId, email: body.email, role: body.role, tokenHash: await hashKeySecret(token), invitedBy: actor.userId, expiresAt }),
+    ]);
+    const data = { invitation_id: id, email: body.email, role: body.role, invited_by: actor.userId, expires_at: expiresAt };
+    await emitEvent(c.env, actor.accountId, "team.member.invited", data);
+    return c.json({ id, email: body.email, role: body.role, invited_by: actor.userId, expires_at: expiresAt, invite_token: token }, 201);
+  })
+  .post("/invitations/accept", async (c) => {
+    const { invite_token } = await jsonBody(c, acceptSchema);
+    const inv = schema.teamInvitations;
+    const db = database(c.env.DB);
+    const row = (await db.select().from(inv).where(eq(inv.tokenHash, await hashKeySecret(invite_token))).limit(1))[0];
+    if (!row) throw new ApiError("not_found", "No such invitation.");
+    const now = new Date().toISOString();
+    if (row.acceptedAt || row.revokedAt || row.expiresAt <= now) throw new ApiError("gone", "This invitation was already used, replaced or has expired.");
+
+    const userId = `usr_${crypto.randomUUID().replace(/-/g, "")}`;
+    let results: D1Result[];
+    try {
+      // Atomic: claim the invitation, free a removed user's address, create the user.
+      results = await c.env.DB.batch([
+        c.env.DB.prepare(
+          `UPDATE team_invitations SET accepted_at = ?1, accepted_user_id = ?2
+            WHERE id = ?3 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?1`,
+        ).bind(now, userId, row.id),
+        c.env.DB.prepare(
+          `UPDATE users SET email = id || '@removed.invalid'
+            WHERE removed_at IS NOT NULL AND email = (SELECT email FROM team_invitations WHERE id = ?1 AND accepted_user_id = ?2)`,
+        ).bind(row.id, userId),
+        c.env.DB.prepare(
+          `INSERT INTO users (id, account_id, email, role)
+           SELECT ?2, account_id, email, role FROM team_invitations WHERE id = ?1 AND accepted_user_id = ?2`,
+        ).bind(row.id, userId),
+      ]);
+    } catch (err) {
+      if (String(err).includes("UNIQUE")) throw new ApiError("conflict", `${row.email} already belongs to a user.`);
+      throw err;
+    }
+    if (!results[2].meta.changes) throw new ApiError("gone", "This invitation was already used, replaced or has expired.");
+
+    await emitEvent(c.env, row.accountId, "team.member.joined", { user_id: userId, email: row.email, role: row.role, invitation_id: row.id });
+    return c.json({
+      user: { id: userId, email: row.email, role: row.role, account_id: row.accountId },
+      token: await issueToken(c.env, userId, row.accountId),
+    });
+  })
+  .patch("/members/:userId", async (c) => {
+    const actor = requireTeamPermission(await principalOf(c), "manage_team");
+    const { role } = await jsonBody(c, roleSchema);
+    const target = await activeMember(c.env, actor.accountId, c.req.param("userId"));
+    requireOwnerFor(actor.role, target.role, role);
+    if (target.role === role) return c.json(memberView(target));
+    const result = await c.env.DB.prepare(
+      `UPDATE users SET role = ?1 WHERE id = ?2 AND account_id = ?3 AND removed_at IS NULL AND (?1 = 'owner' OR ${NOT_LAST_OWNER})`,
+    )
+      .bind(role, target.id, actor.accountId)
+      .run();
+    if (!result.meta.changes) throw new ApiError("last_owner", "The account's last owner cannot be demoted; make someone else owner first.");
+    await emitEvent(c.env, actor.accountId, "team.member.role_changed", {
+      user_id: target.id,
+      email: target.email,
+      previous_role: target.role,
+      role,
+      changed_by: actor.userId,
+    });
+    return c.json(memberView({ ...target, role }));
+  })
+  .delete("/members/:userId", async (c) => {
+    const actor = requireTeamPermission(await principalOf(c), "manage_team");
+    const target = await activeMember(c.env, actor.accountId, c.req.param("userId"));
+    requireOwnerFor(actor.role, target.role);
+    const result = await c.env.DB.prepare(`UPDATE users SET removed_at = ?1 WHERE id = ?2 AND account_id = ?3 AND removed_at IS NULL AND ${NOT_LAST_OWNER}`)
+      .bind(new Date().toISOString(), target.id, actor.accountId)
+      .run();
+    if (!result.meta.changes) throw new ApiError("last_owner", "The account's last owner cannot be removed.");
+    await emitEvent(c.env, actor.accountId, "team.member.removed", { user_id: target.id, email: target.email, role: target.role, removed_by: actor.userId });
+    return c.body(null, 204);
+  });

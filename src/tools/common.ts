@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { EXTENSION, MIME, type ImageFormat, type ImageResult } from "../engines/images";
+import type { ToolContext } from "./define";
 import { upload } from "./fields";
 
 // Schema pieces several tool declarations share.
@@ -35,11 +37,15 @@ export const imageResponse = z.object({
   meta: z.object({
     original_size: z.number().int().optional(),
     output_size: z.number().int(),
-    format: z.string(),
+    format: z.string().meta({ description: "Output format: jpeg, png, webp, avif, gif, bmp or tiff." }),
     width: z.number().int(),
     height: z.number().int(),
-    original_dimensions: z.string().optional(),
+    original_dimensions: z.string().optional().meta({ description: "Input size as displayed, 'WxH'." }),
     processing_time_ms: z.number().int(),
+    notes: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "What the caller should know, e.g. that only the first frame of an animated GIF was used." }),
   }),
   credits_charged: credits,
 });
@@ -47,3 +53,36 @@ export const imageResponse = z.object({
 export const IMAGE_FORMATS = ["png", "jpg", "jpeg", "webp", "avif", "bmp", "tiff", "gif"] as const;
 export const quality = (fallback: number) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v), z.number().int().min(1).max(100)).default(fallback);
+
+/** target_format: case-insensitive, "jpg" and "jpeg" both name JPEG; answers the engine's format name. */
+export const targetFormat = (allowed: readonly (typeof IMAGE_FORMATS)[number][]) =>
+  z
+    .preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), z.enum(allowed as [string, ...string[]], { message: `Use one of: ${allowed.join(", ")}.` }))
+    .transform((v): ImageFormat => (v === "jpg" ? "jpeg" : (v as ImageFormat)));
+
+/** Engine failures of the image tools are 422 problems (api.md): never a 500 for a bad upload. */
+export const IMAGE_ENGINE_ERRORS = {
+  corrupt: "invalid_image",
+  too_large: "image_too_large",
+  unsupported: "unsupported_image_format",
+  invalid_input: "validation_failed",
+} as const;
+
+/** Stores an image tool's output and answers api.md's response body. */
+export async function imageBody(ctx: ToolContext, file: File, result: ImageResult, startedAt: number, withOriginal: boolean) {
+  const base = file.name.replace(/\.[^.]*$/, "") || "image";
+  const stored = await ctx.store({ filename: `${base}.${EXTENSION[result.format]}`, contentType: MIME[result.format], data: result.bytes });
+  return {
+    success: true,
+    url: stored.url,
+    meta: {
+      ...(withOriginal ? { original_size: file.size, original_dimensions: `${result.originalWidth}x${result.originalHeight}` } : {}),
+      output_size: stored.size,
+      format: result.format,
+      width: result.width,
+      height: result.height,
+      processing_time_ms: Math.max(0, Math.round(Date.now() - startedAt)),
+      ...(result.notes.length ? { notes: result.notes } : {}),
+    },
+  };
+}

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { ENTITY_TYPES } from "../engines/pii/entity-types";
 import type { AppEnv } from "../http/context";
 
 /**
@@ -6,3 +7,10 @@ import type { AppEnv } from "../http/context";
  * no engine and charge nothing), such as GET /api/v1/redact/entity-types.
  */
 export const extraToolRoutes = new Hono<AppEnv>();
+
+// api.md: public, no authentication, sorted alphabetically. The envelope is
+// not shown there: { "entity_types": [...] }.
+extraToolRoutes.get("/api/v1/redact/entity-types", (c) => {
+  c.header("Cache-Control", "public, max-age=3600");
+  return c.json({ entity_types: [...ENTITY_TYPES].sort() });
+});

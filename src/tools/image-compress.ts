@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { imageResponse, quality } from "./common";
+import { compressImage } from "../engines/images";
+import { IMAGE_ENGINE_ERRORS, imageBody, imageResponse, quality } from "./common";
 import { defineTool } from "./define";
 import { upload } from "./fields";
 
@@ -11,6 +12,12 @@ export const imageCompress = defineTool({
   body: "multipart",
   summary: "Shrink an image in its own format; never larger than the input.",
   operations: [{ key: "image.compress", name: "Compress image", credits: 10, access: "free-try" }],
+  engineErrors: IMAGE_ENGINE_ERRORS,
   request: z.object({ file: upload(), quality: quality(70) }),
   response: imageResponse,
+  async handler(ctx, input) {
+    const started = Date.now();
+    const result = await compressImage(new Uint8Array(await input.file.arrayBuffer()), input.quality);
+    return { body: await imageBody(ctx, input.file, result, started, true) };
+  },
 });

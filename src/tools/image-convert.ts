@@ -1,7 +1,11 @@
 import { z } from "zod";
-import { IMAGE_FORMATS, imageResponse, quality } from "./common";
+import { convertImage } from "../engines/images";
+import { IMAGE_ENGINE_ERRORS, imageBody, imageResponse, quality, targetFormat } from "./common";
 import { defineTool } from "./define";
 import { upload } from "./fields";
+
+// api.md lists the targets without "jpeg" for convert; we accept it as well as "jpg".
+const CONVERT_TARGETS = ["png", "jpg", "jpeg", "webp", "avif", "bmp", "tiff", "gif"] as const;
 
 export const imageConvert = defineTool({
   id: "image-convert",
@@ -11,10 +15,16 @@ export const imageConvert = defineTool({
   body: "multipart",
   summary: "Convert between PNG, JPEG, WebP, AVIF, BMP, TIFF and GIF.",
   operations: [{ key: "image.convert", name: "Convert image", credits: 10, access: "free-try" }],
+  engineErrors: IMAGE_ENGINE_ERRORS,
   request: z.object({
     file: upload(),
-    target_format: z.preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), z.enum(IMAGE_FORMATS)),
+    target_format: targetFormat(CONVERT_TARGETS),
     quality: quality(85),
   }),
   response: imageResponse,
+  async handler(ctx, input) {
+    const started = Date.now();
+    const result = await convertImage(new Uint8Array(await input.file.arrayBuffer()), input.target_format, input.quality);
+    return { body: await imageBody(ctx, input.file, result, started, false) };
+  },
 });

@@ -1,4 +1,8 @@
 import { z } from "zod";
+import { addPageNumbers } from "../engines/mupdf/page-numbers";
+import { EngineError } from "../engines/errors";
+import { hasPdfHeader } from "../engines/mupdf/sniff";
+import { safeFilename } from "../storage/outputs";
 import { hexColor, pdfUpload415, positionField, urlResult } from "./common";
 import { defineTool } from "./define";
 import { formInt } from "./fields";
@@ -18,9 +22,30 @@ export const pageNumbers = defineTool({
     position: positionField(PAGE_NUMBER_POSITIONS, "bottom-center"),
     start: formInt({ min: 0, max: 1_000_000 }).default(1),
     font_size: formInt({ min: 4, max: 144 }).default(11),
-    fmt: z.string().min(1).max(200).default("{n}"),
+    fmt: z
+      .string()
+      .max(200)
+      .refine((s) => s.trim().length > 0, "fmt must not be blank.")
+      .default("{n}"),
     first_page: formInt({ min: 1 }).default(1),
     color: hexColor.default("#000000"),
   }),
   response: z.object(urlResult),
+  async handler(ctx, input) {
+    const data = new Uint8Array(await input.file.arrayBuffer());
+    // api.md: a non-PDF upload is a 415, judged by content as well as by name.
+    if (!hasPdfHeader(data)) throw new EngineError("unsupported", "The file is not a PDF (no %PDF- header).");
+    const result = await addPageNumbers(data, {
+      fmt: input.fmt,
+      position: input.position,
+      start: input.start,
+      firstPage: input.first_page,
+      fontSize: input.font_size,
+      color: input.color,
+    });
+    const name = `${safeFilename(input.file.name.replace(/\.pdf$/i, ""), "document")}_numbered.pdf`;
+    const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: result.data });
+    return { body: { success: true, url: stored.url } };
+  },
 });
+

@@ -1,6 +1,26 @@
 import { z } from "zod";
+import { redactPdf } from "../engines/mupdf/redact";
+import { hasPdfHeader } from "../engines/mupdf/sniff";
+import { EngineError } from "../engines/errors";
+import { ENTITY_TYPES, isEntityType, type EntityType } from "../engines/pii/entity-types";
+import { safeFilename } from "../storage/outputs";
 import { pdfUpload415 } from "./common";
 import { defineTool } from "./define";
+
+/** api.md: comma-separated, upper-cased and validated; an unknown type is a 422; absent means all. */
+const entityTypesField = z
+  .string()
+  .optional()
+  .transform((raw, ctx): EntityType[] => {
+    if (raw === undefined) return [...ENTITY_TYPES];
+    const names = raw.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean);
+    const unknown = names.filter((n) => !isEntityType(n));
+    if (unknown.length || !names.length) {
+      ctx.addIssue({ code: "custom", message: `Unknown entity type ${unknown.join(", ") || "(none given)"}; use ${ENTITY_TYPES.join(", ")}.` });
+      return z.NEVER;
+    }
+    return ENTITY_TYPES.filter((t) => names.includes(t));
+  });
 
 export const redactPii = defineTool({
   id: "redact",
@@ -10,7 +30,7 @@ export const redactPii = defineTool({
   body: "multipart",
   summary: "Remove personal data (cards, IBANs, SSNs, e-mails, phones...) from a PDF's text.",
   operations: [{ key: "pdf.redact", name: "Redact PII", credits: 40, access: "login" }],
-  request: z.object({ file: pdfUpload415(), entity_types: z.string().optional() }),
+  request: z.object({ file: pdfUpload415(), entity_types: entityTypesField }),
   response: z.object({
     success: z.boolean(),
     url: z.string(),
@@ -20,4 +40,21 @@ export const redactPii = defineTool({
     pages: z.number().int(),
     credits_charged: z.number().int(),
   }),
+  async handler(ctx, input) {
+    const data = new Uint8Array(await input.file.arrayBuffer());
+    if (!hasPdfHeader(data)) throw new EngineError("unsupported", "The file is not a PDF (no %PDF- header).");
+    const result = await redactPdf(data, input.entity_types);
+    const name = `${safeFilename(input.file.name.replace(/\.pdf$/i, ""), "document")}_redacted.pdf`;
+    const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: result.data });
+    return {
+      body: {
+        success: true,
+        url: stored.url,
+        redactions_made: result.boxes,
+        entities: result.entities,
+        text_fully_removed: result.fullyRemoved,
+        pages: result.pages,
+      },
+    };
+  },
 });

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { unlockPdf as unlockDocument } from "../engines/mupdf/unlock";
+import { safeFilename } from "../storage/outputs";
 import { defineTool } from "./define";
 import { upload } from "./fields";
 
@@ -8,9 +10,11 @@ export const unlockPdf = defineTool({
   method: "post",
   path: "/api/v1/security/security/password/remove",
   body: "multipart",
-  summary: "Remove the password from an encrypted PDF (RC4, AES-128, AES-256).",
+  summary: "Remove the password from an encrypted PDF (RC4, AES-128, AES-256) given its user or owner password.",
   operations: [{ key: "pdf.unlock", name: "Unlock PDF", credits: 10, access: "free-try" }],
   anonymousNeedsOrigin: true,
+  // api.md: a corrupt PDF is a 400 here, like a wrong password.
+  engineErrors: { corrupt: "corrupt_pdf" },
   request: z.object({
     file: upload({ extensions: [".pdf"], wrongType: "bad_request", missing: "bad_request", empty: "bad_request" }),
     password: z.string({ error: "password is required." }),
@@ -23,5 +27,28 @@ export const unlockPdf = defineTool({
     file_url: z.string(),
     processing_time_ms: z.number().int(),
     created_at: z.string(),
+    was_encrypted: z.boolean().meta({ description: "False when the file had no encryption (it is returned unchanged)." }),
+    encryption: z.string().nullable().meta({ description: "The removed encryption, e.g. 'Standard V5 R6 256-bit AES'." }),
+    pages: z.number().int(),
   }),
+  async handler(ctx, input) {
+    const started = performance.now();
+    const outcome = await unlockDocument(new Uint8Array(await input.file.arrayBuffer()), input.password);
+    const name = `${safeFilename(input.file.name.replace(/\.pdf$/i, ""), "document")}_unlocked.pdf`;
+    const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: outcome.data });
+    return {
+      body: {
+        job_id: crypto.randomUUID(),
+        status: "completed",
+        operation_type: "remove_password",
+        success: true,
+        file_url: stored.url,
+        processing_time_ms: Math.round(performance.now() - started),
+        created_at: new Date().toISOString(),
+        was_encrypted: outcome.encryption !== null,
+        encryption: outcome.encryption,
+        pages: outcome.pages,
+      },
+    };
+  },
 });

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { watermarkImage as stampImage } from "../engines/mupdf/image-watermark";
+import { safeFilename } from "../storage/outputs";
 import { positionField, WATERMARK_POSITIONS } from "./common";
 import { defineTool } from "./define";
 import { formBool, formNumber, upload } from "./fields";
@@ -22,13 +24,35 @@ export const watermarkImage = defineTool({
   body: "multipart",
   summary: "Stamp a PNG or JPEG on every page of a PDF.",
   operations: [{ key: "watermark.image", name: "Image watermark", credits: 10, access: "free-try" }],
+  // A bad watermark image (not PNG/JPEG by content, corrupt, too many pixels) is a 422.
+  engineErrors: { invalid_input: "invalid_image" },
   request: z.object({
     file: upload({ extensions: [".pdf"], wrongType: "unsupported_media_type" }),
-    watermark: upload({ extensions: [".png", ".jpg", ".jpeg"], wrongType: "validation_failed" }),
+    // PNG or JPEG is decided by the bytes (magic numbers), not by the name.
+    watermark: upload({ empty: "invalid_image" }),
     position: positionField(WATERMARK_POSITIONS, "center"),
     opacity: formNumber({ min: 0, max: 1 }).default(0.5),
     scale: formNumber({ min: 0.1, max: 2 }).default(1),
     tile: formBool(false),
   }),
   response: watermarkResponse,
+  async handler(ctx, input) {
+    const started = performance.now();
+    const result = await stampImage(new Uint8Array(await input.file.arrayBuffer()), {
+      image: new Uint8Array(await input.watermark.arrayBuffer()),
+      position: input.position,
+      opacity: input.opacity,
+      scale: input.scale,
+      tile: input.tile,
+    });
+    const name = `${safeFilename(input.file.name.replace(/\.pdf$/i, ""), "document")}_watermarked.pdf`;
+    const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: result.data });
+    return {
+      body: {
+        success: true,
+        url: stored.url,
+        meta: { pages_watermarked: result.pages, watermark_type: "image", processing_time_ms: Math.round(performance.now() - started) },
+      },
+    };
+  },
 });

@@ -1,8 +1,16 @@
 import { z } from "zod";
+import { watermarkText as stampText } from "../engines/mupdf/watermark";
+import { safeFilename } from "../storage/outputs";
 import { hexColor, positionField, WATERMARK_POSITIONS } from "./common";
 import { defineTool } from "./define";
 import { formBool, formInt, formNumber, upload } from "./fields";
 import { watermarkResponse } from "./watermark-image";
+
+/** api.md: 1 to 100 characters, counted as characters (code points), not UTF-16 units. */
+const watermarkTextField = z
+  .string()
+  .refine((s) => s.trim().length > 0, "The text must not be blank.")
+  .refine((s) => [...s].length <= 100, "The text may have at most 100 characters.");
 
 export const watermarkText = defineTool({
   id: "watermark-text",
@@ -14,7 +22,7 @@ export const watermarkText = defineTool({
   operations: [{ key: "watermark.text", name: "Text watermark", credits: 10, access: "free-try" }],
   request: z.object({
     file: upload({ extensions: [".pdf"], wrongType: "unsupported_media_type" }),
-    text: z.string().min(1).max(100),
+    text: watermarkTextField,
     position: positionField(WATERMARK_POSITIONS, "center"),
     opacity: formNumber({ min: 0, max: 1 }).default(0.3),
     font_size: formInt({ min: 8, max: 72 }).default(24),
@@ -23,4 +31,25 @@ export const watermarkText = defineTool({
     tile: formBool(false),
   }),
   response: watermarkResponse,
+  async handler(ctx, input) {
+    const started = performance.now();
+    const result = await stampText(new Uint8Array(await input.file.arrayBuffer()), {
+      text: input.text,
+      position: input.position,
+      opacity: input.opacity,
+      fontSize: input.font_size,
+      color: input.color,
+      rotation: input.rotation,
+      tile: input.tile,
+    });
+    const name = `${safeFilename(input.file.name.replace(/\.pdf$/i, ""), "document")}_watermarked.pdf`;
+    const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: result.data });
+    return {
+      body: {
+        success: true,
+        url: stored.url,
+        meta: { pages_watermarked: result.pages, watermark_type: "text", processing_time_ms: Math.round(performance.now() - started) },
+      },
+    };
+  },
 });

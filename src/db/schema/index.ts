@@ -1,2 +1,4 @@
 // Every D1 table, one export per file of this folder.
 export * from "./core";
+export * from "./webhooks";
+export * from "./team";

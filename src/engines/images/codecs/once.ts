@@ -15,3 +15,25 @@ export function once(init: () => Promise<void> | void): () => Promise<void> {
     return ready;
   };
 }
+
+/** A lazily loaded value that can be dropped (so a grown WASM heap can be freed). */
+export interface Lazy<T> {
+  (): Promise<T>;
+  reset(): void;
+}
+
+/** Like `once`, for an init that produces a value (a loaded codec). */
+export function lazy<T>(init: () => Promise<T>): Lazy<T> {
+  let ready: Promise<T> | undefined;
+  const get = (() => {
+    ready ??= init().catch((err: unknown) => {
+      ready = undefined;
+      throw err;
+    });
+    return ready;
+  }) as Lazy<T>;
+  get.reset = () => {
+    ready = undefined;
+  };
+  return get;
+}

@@ -1,0 +1,220 @@
+// Image toolkit figures: median time and output size of compress, resize and
+// convert over HTTP against the bundled Worker, beside the native tools at
+// the same quality (cjpeg, pngquant, cwebp, avifenc, ImageMagick's resize)
+// when installed; the workerd peak RSS and the WASM heaps for the
+// 24-megapixel JPEG; and the engine's live memory at band boundaries,
+// measured in Node (workerd cannot report its JS heap).
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const title = "Images";
+
+const RUNS = 5;
+const BIG_RUNS = 3;
+
+async function download(ctx, url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`download ${url}: ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+const form = (bytes, name, fields = {}) => {
+  const fd = new FormData();
+  fd.append("file", new File([bytes], name));
+  for (const [k, v] of Object.entries(fields)) fd.append(k, String(v));
+  return fd;
+};
+
+/** One tool call; throws unless 200. */
+async function call(ctx, path, bytes, name, fields) {
+  const r = await ctx.post(path, form(bytes, name, fields));
+  if (r.status !== 200) throw new Error(`${path} ${name}: ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`);
+  return r;
+}
+
+/** Fixed photo set: corpus pictures and larger ones made from them by our own resize (smooth, photo-like). */
+async function photoSet(ctx) {
+  const sampleJpg = readFileSync(join(ctx.corpus, "images/libvips/sample.jpg"));
+  const samplePng = readFileSync(join(ctx.corpus, "images/libvips/sample.png"));
+  const make = async (w, h, format, quality = 92) => {
+    const r = await call(ctx, "/api/v1/image/resize", sampleJpg, "sample.jpg", { width: w, height: h, target_format: format, quality });
+    return download(ctx, r.json.url);
+  };
+  return {
+    "sample.jpg 290x442": { bytes: new Uint8Array(sampleJpg), name: "sample.jpg", format: "jpeg" },
+    "photo 1600x2440 jpg": { bytes: await make(1600, 2440, "jpeg"), name: "photo.jpg", format: "jpeg" },
+    "photo 6000x4000 jpg (24 MP)": { bytes: await make(6000, 4000, "jpeg"), name: "big.jpg", format: "jpeg", big: true },
+    "sample.png 290x442 16-bit": { bytes: new Uint8Array(samplePng), name: "sample.png", format: "png" },
+    "photo 1000x1525 png": { bytes: await make(1000, 1525, "png"), name: "photo.png", format: "png" },
+  };
+}
+
+function write(ctx, name, bytes) {
+  const p = join(ctx.tmp, name);
+  writeFileSync(p, bytes);
+  return p;
+}
+
+/** The input decoded to PPM/PNG for encoders that need raw pixels (djpeg is in libjpeg-turbo-progs). */
+function rawOf(ctx, path, format) {
+  if (format !== "jpeg") return path;
+  const ppm = `${path}.ppm`;
+  const r = spawnSync("sh", ["-c", `djpeg "${path}" > "${ppm}"`]);
+  return r.status === 0 ? ppm : null;
+}
+
+function size(path) {
+  try {
+    return readFileSync(path).length;
+  } catch {
+    return undefined;
+  }
+}
+
+async function timed(ctx, runs, fn) {
+  let last;
+  const t = await ctx.time(async () => {
+    last = await fn();
+  }, runs);
+  return { ...t, last };
+}
+
+async function compress(ctx, photos) {
+  for (const [label, p] of Object.entries(photos)) {
+    const q = 70;
+    const runs = p.big ? BIG_RUNS : RUNS;
+    const { median_ms, last } = await timed(ctx, runs, () => call(ctx, "/api/v1/image/compress", p.bytes, p.name, { quality: q }));
+    const input = write(ctx, `in-${p.name}`, p.bytes);
+    let peer;
+    if (p.format === "jpeg") {
+      const raw = rawOf(ctx, input, "jpeg");
+      const out = join(ctx.tmp, "peer.jpg");
+      const n = raw && ctx.native("cjpeg", ["-quality", String(q), "-optimize", "-progressive", "-outfile", out, raw], { runs });
+      if (n) peer = { peer: "cjpeg -quality 70 -optimize -progressive", peer_ms: n.median_ms, peer_bytes: size(out) };
+    } else {
+      const out = join(ctx.tmp, "peer.png");
+      const n = ctx.native("pngquant", ["--force", "--quality", `0-${q}`, "--speed", "3", "--output", out, input], { runs, allowFailure: true });
+      if (n) peer = { peer: "pngquant --quality 0-70", peer_ms: n.median_ms, peer_bytes: size(out) };
+    }
+    ctx.row({ tool: "image-compress", case: `${label} q${q}`, ms: median_ms, bytes: last.json.meta.output_size, note: `from ${p.bytes.length} B`, ...peer });
+  }
+}
+
+async function convert(ctx, photos) {
+  const p = photos["photo 1600x2440 jpg"];
+  const input = write(ctx, "conv.jpg", p.bytes);
+  const raw = rawOf(ctx, input, "jpeg");
+  const q = 85;
+  const peers = {
+    webp: raw && ctx.native("cwebp", ["-quiet", "-q", String(q), "-m", "4", raw, "-o", join(ctx.tmp, "peer.webp")], { runs: RUNS }),
+    avif: ctx.native("avifenc", ["-j", "1", "-s", "6", "-y", "420", "--min", "9", "--max", "9", input, join(ctx.tmp, "peer.avif")], { runs: BIG_RUNS }),
+    png: null,
+  };
+  for (const target of ["webp", "avif", "png"]) {
+    const { median_ms, last } = await timed(ctx, target === "avif" ? BIG_RUNS : RUNS, () => call(ctx, "/api/v1/image/convert", p.bytes, p.name, { target_format: target, quality: q }));
+    const n = peers[target];
+    const peer = n ? { peer: target === "webp" ? "cwebp -q 85 -m 4" : "avifenc -s 6 -y 420 (q85 = quantizer 9)", peer_ms: n.median_ms, peer_bytes: size(join(ctx.tmp, `peer.${target}`)) } : {};
+    ctx.row({ tool: "image-convert", case: `1600x2440 jpg -> ${target} q${q}`, ms: median_ms, bytes: last.json.meta.output_size, ...peer });
+  }
+}
+
+async function resize(ctx, photos) {
+  for (const label of ["photo 1600x2440 jpg", "photo 6000x4000 jpg (24 MP)"]) {
+    const p = photos[label];
+    const runs = p.big ? BIG_RUNS : RUNS;
+    const { median_ms, last } = await timed(ctx, runs, () => call(ctx, "/api/v1/image/resize", p.bytes, p.name, { width: 1200, quality: 85 }));
+    const input = write(ctx, `rs-${p.name}`, p.bytes);
+    const out = join(ctx.tmp, "peer-rs.jpg");
+    const n = ctx.native("convert", [input, "-filter", "Lanczos", "-resize", "1200x", "-quality", "85", out], { runs });
+    const peer = n ? { peer: "ImageMagick -filter Lanczos -resize", peer_ms: n.median_ms, peer_bytes: size(out) } : {};
+    ctx.row({ tool: "image-resize", case: `${label} -> 1200 wide`, ms: median_ms, bytes: last.json.meta.output_size, ...peer });
+  }
+}
+
+async function bigMemory(ctx, photos) {
+  const p = photos["photo 6000x4000 jpg (24 MP)"];
+  for (const [tool, path, fields] of [
+    ["image-compress", "/api/v1/image/compress", { quality: 75 }],
+    ["image-resize", "/api/v1/image/resize", { width: 1600 }],
+  ]) {
+    const { result, peak_mb } = await ctx.peak(() => call(ctx, path, p.bytes, p.name, fields));
+    const heaps = (await ctx.runtime()).wasm_heaps ?? {};
+    const images = Object.entries(heaps).filter(([k]) => /jpeg|png|webp|avif|resize|oxipng/.test(k));
+    const note = `WASM heaps after: ${images.map(([k, v]) => `${k} ${(v / 1048576).toFixed(0)} MB`).join(", ")}`;
+    ctx.row({ tool, case: "24 MP JPEG, workerd peak RSS", ms: Math.round(result.ms), bytes: result.json.meta.output_size, peak_mb, note });
+  }
+}
+
+/** Live memory of the engine itself on the 24 MP JPEG, in Node with GC at each band (see src/engines/images/probe.ts). */
+async function engineLiveMemory(ctx, photos) {
+  let build;
+  try {
+    ({ build } = await import("esbuild"));
+  } catch {
+    ctx.row({ tool: "engine", case: "live memory", note: "esbuild not available" });
+    return;
+  }
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  const entry = join(ctx.tmp, "mem-entry.mjs");
+  writeFileSync(
+    entry,
+    `import { readFileSync } from "node:fs";
+import { compressImage, resizeImage } from ${JSON.stringify(join(root, "src/engines/images/index.ts"))};
+import { memoryProbe } from ${JSON.stringify(join(root, "src/engines/images/probe.ts"))};
+import { heapReport } from ${JSON.stringify(join(root, "src/engines/heap.ts"))};
+const live = () => { globalThis.gc(); const m = process.memoryUsage(); return m.heapUsed + m.external; };
+const [src, op] = process.argv.slice(2);
+const input = new Uint8Array(readFileSync(src));
+const base = live();
+let peak = base, wasm = 0;
+memoryProbe.sample = () => { peak = Math.max(peak, live()); wasm = Math.max(wasm, Object.values(heapReport()).reduce((a, b) => a + b, 0)); };
+const r = op === "compress" ? await compressImage(input, 75) : await resizeImage(input, { width: 1600, quality: 85 });
+console.log(JSON.stringify({ bytes: r.bytes.length, peak_mb: +((peak - base) / 1048576).toFixed(1), wasm_mb: +(wasm / 1048576).toFixed(1) }));
+`,
+  );
+  const out = join(ctx.tmp, "mem-bundle.mjs");
+  await build({
+    entryPoints: [entry],
+    outfile: out,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    logLevel: "error",
+    nodePaths: [join(root, "node_modules")],
+    banner: { js: `import { createRequire as __cr } from "node:module"; const require = __cr(${JSON.stringify(join(root, "package.json"))});` },
+    plugins: [
+      {
+        name: "wasm-module",
+        setup(b) {
+          b.onResolve({ filter: /\.wasm$/ }, (a) => ({ path: join(a.resolveDir, a.path), namespace: "wasm" }));
+          b.onLoad({ filter: /.*/, namespace: "wasm" }, (a) => ({
+            contents: `import fs from "node:fs"; export default new WebAssembly.Module(fs.readFileSync(${JSON.stringify(a.path)}));`,
+            loader: "js",
+          }));
+        },
+      },
+    ],
+  });
+  const input = write(ctx, "live.jpg", photos["photo 6000x4000 jpg (24 MP)"].bytes);
+  for (const op of ["compress", "resize"]) {
+    const r = spawnSync(process.execPath, ["--expose-gc", out, input, op], { encoding: "utf8" });
+    const line = r.stdout.trim().split("\n").pop() ?? "";
+    try {
+      const m = JSON.parse(line);
+      ctx.row({ tool: `engine ${op}`, case: "24 MP JPEG, live peak over baseline", bytes: m.bytes, note: `JS + ArrayBuffers + WASM: ${m.peak_mb} MB, of which WASM heaps ${m.wasm_mb} MB` });
+    } catch {
+      ctx.row({ tool: `engine ${op}`, case: "live memory", note: `failed: ${(r.stderr || line).slice(-200)}` });
+    }
+  }
+}
+
+export async function run(ctx) {
+  const photos = await photoSet(ctx);
+  await compress(ctx, photos);
+  await convert(ctx, photos);
+  await resize(ctx, photos);
+  await bigMemory(ctx, photos);
+  await engineLiveMemory(ctx, photos);
+}

@@ -1,0 +1,95 @@
+import { registerHeap } from "../../heap";
+import { ensureImageData } from "../image-data";
+import { lazy, type Lazy } from "./once";
+
+// jSquash's Emscripten codecs, instantiated from a precompiled module (Workers
+// forbid compiling WASM from bytes) with two additions: the heap is reported
+// to the runtime probe, and libjpeg/libwebp/libavif messages are captured so a
+// failure can say why ("arithmetic coding is not implemented").
+
+interface EmscriptenOptions {
+  noInitialRun: boolean;
+  instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance) => void): WebAssembly.Exports;
+  print(text: string): void;
+  printErr(text: string): void;
+}
+
+export type EmscriptenFactory<M> = (options: EmscriptenOptions) => Promise<M>;
+
+export interface LoadedCodec<M> {
+  module: M;
+  /** Messages the codec printed since the last `clear()`. */
+  messages: string[];
+  clear(): void;
+}
+
+function findMemory(instance: WebAssembly.Instance, imports: WebAssembly.Imports): WebAssembly.Memory | undefined {
+  for (const v of Object.values(instance.exports)) if (v instanceof WebAssembly.Memory) return v;
+  for (const ns of Object.values(imports)) {
+    for (const v of Object.values(ns as Record<string, unknown>)) if (v instanceof WebAssembly.Memory) return v;
+  }
+  return undefined;
+}
+
+interface Slot {
+  memory?: WebAssembly.Memory;
+  loader?: Lazy<unknown>;
+}
+const slots = new Map<string, Slot>();
+
+function slot(name: string): Slot {
+  let s = slots.get(name);
+  if (!s) {
+    const created: Slot = {};
+    s = created;
+    slots.set(name, created);
+    registerHeap(name, () => created.memory?.buffer.byteLength ?? 0);
+  }
+  return s;
+}
+
+/**
+ * A WASM heap never shrinks, so one big image would keep tens of MB for the
+ * isolate's life. Codecs whose heap grew past `limitBytes` are dropped and
+ * re-instantiated on next use (about 20 ms from the precompiled module).
+ */
+export function trimCodecHeaps(limitBytes: number): void {
+  for (const s of slots.values()) {
+    if (s.memory && s.loader && s.memory.buffer.byteLength > limitBytes) {
+      s.loader.reset();
+      s.memory = undefined;
+    }
+  }
+}
+
+/** Instantiates an Emscripten codec lazily, once, and makes it trimmable. */
+export function emscriptenCodec<M>(name: string, factory: EmscriptenFactory<M>, wasm: WebAssembly.Module): Lazy<LoadedCodec<M>> {
+  const loader = lazy(() => loadEmscripten(name, factory, wasm));
+  slot(name).loader = loader as Lazy<unknown>;
+  return loader;
+}
+
+async function loadEmscripten<M>(name: string, factory: EmscriptenFactory<M>, wasm: WebAssembly.Module): Promise<LoadedCodec<M>> {
+  ensureImageData();
+  const messages: string[] = [];
+  const module = await factory({
+    noInitialRun: true,
+    instantiateWasm(imports, done) {
+      const instance = new WebAssembly.Instance(wasm, imports);
+      slot(name).memory = findMemory(instance, imports);
+      done(instance);
+      return instance.exports;
+    },
+    print: (text) => messages.push(text),
+    printErr: (text) => messages.push(text),
+  });
+  return { module, messages, clear: () => void messages.splice(0) };
+}
+
+/** A thrown Emscripten ExitStatus or Error, as text. */
+export function describeFailure(err: unknown, messages: readonly string[]): string {
+  const said = messages.filter((m) => m.trim()).join("; ");
+  if (said) return said;
+  if (err instanceof Error) return err.message;
+  return "the decoder rejected the data";
+}

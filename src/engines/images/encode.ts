@@ -1,0 +1,51 @@
+import { unavailable } from "./decode";
+import { AVIF_AVAILABLE, encodeAvif } from "./codecs/avif";
+import { encodeBmp } from "./codecs/bmp";
+import { encodeGif } from "./codecs/gif";
+import { encodeJpeg } from "./codecs/jpeg";
+import { optimisePixels } from "./codecs/oxipng";
+import { encodeTiff } from "./codecs/tiff";
+import { encodeWebp } from "./codecs/webp";
+import { OXIPNG_PIXELS, WHOLE_JPEG_ENCODE_PIXELS } from "./budget";
+import { writePng } from "./codecs/png-writer";
+import { flattenOnWhite } from "./flatten";
+import { encodeJpegInBands } from "./streaming";
+import { hasAlpha } from "./decode";
+import { withJpegMetadata, withPngIcc, withWebpIcc } from "./metadata";
+import type { ImageFormat, Pixels } from "./types";
+
+export interface EncodeOptions {
+  /** 1..100, for JPEG, WebP and AVIF. */
+  quality: number;
+  icc?: Uint8Array;
+  /** JPEG only: an EXIF orientation to record instead of rotating pixels. */
+  orientation?: number;
+}
+
+/**
+ * Writes pixels in `format`. PNG, TIFF are lossless, GIF gets the most
+ * accurate 256-colour palette, BMP and JPEG lose alpha onto white.
+ */
+export async function encodeImage(px: Pixels, format: ImageFormat, opts: EncodeOptions): Promise<Uint8Array> {
+  switch (format) {
+    case "jpeg": {
+      const opaque = hasAlpha(px) ? flattenOnWhite(px) : px;
+      const meta = { icc: opts.icc, orientation: opts.orientation };
+      if (px.width * px.height > WHOLE_JPEG_ENCODE_PIXELS) return encodeJpegInBands(opaque, opts.quality, meta);
+      return withJpegMetadata(await encodeJpeg(opaque, opts.quality), meta);
+    }
+    case "png":
+      return withPngIcc(px.width * px.height > OXIPNG_PIXELS ? writePng(px) : await optimisePixels(px), opts.icc);
+    case "webp":
+      return withWebpIcc(await encodeWebp(px, opts.quality), opts.icc, px.width, px.height);
+    case "avif":
+      if (!AVIF_AVAILABLE) throw unavailable("AVIF");
+      return encodeAvif(px, opts.quality);
+    case "gif":
+      return encodeGif(px);
+    case "bmp":
+      return encodeBmp(hasAlpha(px) ? flattenOnWhite(px) : px);
+    case "tiff":
+      return encodeTiff(px, { alpha: hasAlpha(px), icc: opts.icc });
+  }
+}

@@ -1,0 +1,112 @@
+import { EngineError } from "../../errors";
+import { memoryProbe } from "../probe";
+import type { Pixels } from "../types";
+import type { CoefBand } from "./band";
+import { bandPixels, joinBands } from "./band-pixels";
+import { cmykBandPixels } from "./cmyk";
+import type { FrameGeometry } from "./frame";
+import { ArithmeticPlanes } from "./arithmetic";
+import { isArithmetic, type JpegStructure } from "./markers";
+import { FullPlanes } from "./progressive";
+import { isStreamable, SequentialReader } from "./sequential";
+
+// A JPEG read as horizontal bands of RGBA rows, bounded memory whatever its
+// size: coefficients are read MCU row by MCU row (or held whole for
+// progressive files), and each band is decoded with one MCU row of context
+// above and below so chroma upsampling at band seams matches a whole decode.
+
+export interface PixelBand {
+  /** First image row of the band. */
+  y: number;
+  pixels: Pixels;
+}
+
+interface CoefReader {
+  g: FrameGeometry;
+  dqt: Uint8Array[];
+  next(rows: number): CoefBand;
+}
+
+function copyBand(b: CoefBand): CoefBand {
+  return { ...b, planes: b.planes.map((p) => p.slice()) };
+}
+
+export class JpegBandSource {
+  readonly width: number;
+  readonly height: number;
+  private readonly reader: CoefReader;
+  private readonly extra: Uint8Array[];
+  /** Adobe APP14 transform flag (null without the marker); four components take the CMYK path. */
+  private readonly adobeTransform: number | null;
+
+  constructor(b: Uint8Array, s: JpegStructure) {
+    try {
+      const arithmetic = !!s.frame && isArithmetic(s.frame.marker);
+      this.reader = arithmetic ? new ArithmeticPlanes(b, s) : isStreamable(s) ? new SequentialReader(b, s) : new FullPlanes(b, s);
+    } catch (err) {
+      throw new EngineError("corrupt", `The JPEG could not be decoded: ${err instanceof Error ? err.message : "damaged data"}.`);
+    }
+    this.width = this.reader.g.width;
+    this.height = this.reader.g.height;
+    // Adobe APP14 tells libjpeg whether 3 components are YCbCr or RGB.
+    const adobe = s.segments.find((seg) => seg.marker === 0xee && seg.data.length >= 12 && String.fromCharCode(...seg.data.subarray(0, 5)) === "Adobe");
+    this.adobeTransform = adobe ? adobe.data[11] : null;
+    this.extra = s.segments
+      .filter((seg) => seg.marker === 0xee)
+      .map((seg) => {
+        const out = new Uint8Array(seg.data.length + 4);
+        out.set([0xff, 0xee, (seg.data.length + 2) >> 8, (seg.data.length + 2) & 0xff]);
+        out.set(seg.data, 4);
+        return out;
+      });
+  }
+
+  /** MCU rows per band so a band is about `pixels` pixels. */
+  private rowsFor(pixels: number): number {
+    return Math.max(1, Math.floor(pixels / (this.width * this.reader.g.mcuH)));
+  }
+
+  private read(rows: number): CoefBand {
+    try {
+      return copyBand(this.reader.next(rows));
+    } catch (err) {
+      throw new EngineError("corrupt", `The JPEG could not be decoded: ${err instanceof Error ? err.message : "damaged data"}.`);
+    }
+  }
+
+  async *bands(targetPixels = 1 << 20): AsyncGenerator<PixelBand> {
+    const g = this.reader.g;
+    const step = this.rowsFor(targetPixels);
+    let above: CoefBand | null = null;
+    let current = this.read(step);
+    while (current.mcuRows > 0) {
+      const more = current.firstMcuRow + current.mcuRows < g.mcusY;
+      const next = more ? this.read(step) : null;
+      const parts: CoefBand[] = [];
+      if (above) parts.push(above);
+      parts.push(current);
+      // One MCU row of the following band is enough context for upsampling.
+      if (next) parts.push(sliceRows(g, next, 0, 1));
+      const window = joinBands(g, parts);
+      const px = g.components.length === 4 ? await cmykBandPixels(g, this.reader.dqt, window, this.adobeTransform) : await bandPixels(g, this.reader.dqt, window, this.extra);
+      const skip = above ? g.mcuH : 0;
+      const y = current.firstMcuRow * g.mcuH;
+      const rows = Math.min(current.mcuRows * g.mcuH, this.height - y);
+      const rowBytes = this.width * 4;
+      memoryProbe.sample();
+      yield { y, pixels: { data: px.data.subarray(skip * rowBytes, (skip + rows) * rowBytes), width: this.width, height: rows } };
+      above = sliceRows(g, current, current.mcuRows - 1, 1);
+      if (!next) break;
+      current = next;
+    }
+  }
+}
+
+/** MCU rows [from, from+n) of a band, as a band of its own (views). */
+function sliceRows(g: FrameGeometry, b: CoefBand, from: number, n: number): CoefBand {
+  return {
+    firstMcuRow: b.firstMcuRow + from,
+    mcuRows: n,
+    planes: g.components.map((c, i) => b.planes[i].subarray(from * c.v * c.bw * 64, (from + n) * c.v * c.bw * 64)),
+  };
+}

@@ -1,0 +1,168 @@
+import type { Image, PDFObject } from "mupdf";
+import { LIMITS } from "../../config";
+import { BAND_PIXELS, WHOLE_JPEG_ENCODE_PIXELS } from "../images/budget";
+import { encodeJpeg } from "../images/codecs/jpeg";
+import { JpegBandWriter } from "../images/jpeg/band-writer";
+import type { Pixels } from "../images/types";
+import type { PDFDocument } from "./document";
+import type { ImageUse } from "./image-placements";
+import type { Mupdf } from "./loader";
+
+/** How one compression level treats photos and scans. */
+export interface ImagePolicy {
+  /** Resolution images are brought down to. */
+  targetDpi: number;
+  /** Downsample only above targetDpi * threshold (Ghostscript's idea: no resampling for a few percent). */
+  threshold: number;
+  /** MozJPEG quality 1..100. */
+  quality: number;
+  /** Keep a re-encoded JPEG only below this share of the old stream (JPEG sources). */
+  keepBelowJpeg: number;
+  /** Same for lossless sources (Flate, LZW...): lossy only when it pays clearly. */
+  keepBelowLossless: number;
+}
+
+export interface ImageReport {
+  examined: number;
+  recompressed: number;
+  bytesBefore: number;
+  bytesAfter: number;
+  /** 0-based pages showing at least one replaced image. */
+  pages: Set<number>;
+}
+
+// Bi-level and special codecs are already small or carry semantics a JPEG
+// would break (stencil masks, colour-key masks, JBIG2 symbol dictionaries).
+const KEEP_FILTERS = new Set(["JBIG2Decode", "CCITTFaxDecode"]);
+// Metadata on a replaced image describes the old encoding; Decode was applied while drawing.
+const DROP_KEYS = ["DecodeParms", "Decode", "Metadata", "SMaskInData", "Alternates", "ImageMask"];
+// Decoding is bounded before it starts: an image this large is left alone.
+const MAX_SOURCE_PIXELS = LIMITS.imageMegapixels * 1_000_000;
+
+function filters(ref: PDFObject): string[] {
+  const f = ref.get("Filter");
+  if (f.isName()) return [f.asName()];
+  const out: string[] = [];
+  if (f.isArray()) for (let i = 0; i < f.length; i++) if (f.get(i).isName()) out.push(f.get(i).asName());
+  return out;
+}
+
+function eligibleDict(ref: PDFObject): boolean {
+  const mask = ref.get("ImageMask");
+  if (mask.isBoolean() && mask.asBoolean()) return false;
+  if (ref.get("Mask").isArray()) return false;
+  if (!ref.get("SMaskInData").isNull()) return false;
+  return !filters(ref).some((f) => KEEP_FILTERS.has(f));
+}
+
+function eligibleImage(image: Image): boolean {
+  const cs = image.getColorSpace();
+  if (!cs || cs.isIndexed() || image.getBitsPerComponent() < 8) return false;
+  if (!(cs.isGray() || cs.isRGB() || cs.isCMYK())) return false;
+  return image.getWidth() * image.getHeight() <= MAX_SOURCE_PIXELS;
+}
+
+function targetSize(image: Image, dpi: number, policy: ImagePolicy): [number, number] {
+  const scale = dpi > policy.targetDpi * policy.threshold ? policy.targetDpi / dpi : 1;
+  return [Math.max(1, Math.round(image.getWidth() * scale)), Math.max(1, Math.round(image.getHeight() * scale))];
+}
+
+/**
+ * Draws rows [y0, y1) of the image scaled to width x height into an RGB
+ * pixmap over white, as RGBA. Drawing (rather than decoding at full size
+ * first) lets MuPDF decode JPEGs at a reduced scale and only the rows a band
+ * needs. Soft masks are not applied by the draw device, so they stay
+ * separate and keep working.
+ */
+function rasterise(mupdf: Mupdf, image: Image, width: number, height: number, y0: number, y1: number): Pixels {
+  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, y0, width, y1], false);
+  try {
+    pix.clear(255);
+    const device = new mupdf.DrawDevice(mupdf.Matrix.identity, pix);
+    try {
+      device.fillImage(image, [width, 0, 0, height, 0, 0], 1);
+      device.close();
+    } finally {
+      device.destroy();
+    }
+    const rgb = pix.getPixels();
+    const rgba = new Uint8ClampedArray(width * (y1 - y0) * 4);
+    for (let i = 0, j = 0; j < rgba.length; i += 3, j += 4) {
+      rgba[j] = rgb[i];
+      rgba[j + 1] = rgb[i + 1];
+      rgba[j + 2] = rgb[i + 2];
+      rgba[j + 3] = 255;
+    }
+    return { data: rgba, width, height: y1 - y0 };
+  } finally {
+    pix.destroy();
+  }
+}
+
+/**
+ * MozJPEG needs ~17 bytes of heap a pixel and its heap never shrinks, while
+ * an isolate has 128 MB for everything: large images (a 300 dpi page is
+ * 8.7 MP) are drawn and encoded band by band (the image tools' bounded
+ * writer), small ones whole and progressive.
+ */
+async function encode(mupdf: Mupdf, image: Image, width: number, height: number, quality: number): Promise<Uint8Array> {
+  if (width * height <= WHOLE_JPEG_ENCODE_PIXELS) return encodeJpeg(rasterise(mupdf, image, width, height, 0, height), quality);
+  const writer = new JpegBandWriter(width, height, quality, {}, BAND_PIXELS);
+  for (let y = 0; y < height; y += writer.bandRows) {
+    await writer.write(rasterise(mupdf, image, width, height, y, Math.min(height, y + writer.bandRows)));
+    mupdf.emptyStore();
+  }
+  return writer.finish();
+}
+
+function replaceStream(doc: PDFDocument, ref: PDFObject, jpeg: Uint8Array, width: number, height: number): void {
+  for (const key of DROP_KEYS) ref.delete(key);
+  ref.put("Width", width);
+  ref.put("Height", height);
+  ref.put("BitsPerComponent", 8);
+  ref.put("ColorSpace", doc.newName("DeviceRGB"));
+  ref.put("Filter", doc.newName("DCTDecode"));
+  ref.writeRawStream(jpeg);
+}
+
+async function recompressOne(mupdf: Mupdf, doc: PDFDocument, use: ImageUse, policy: ImagePolicy): Promise<[number, number] | null> {
+  if (!eligibleDict(use.ref)) return null;
+  const image = doc.loadImage(use.ref);
+  try {
+    if (!eligibleImage(image)) return null;
+    const [width, height] = targetSize(image, use.dpi, policy);
+    const before = use.ref.readRawStream();
+    const oldLength = before.getLength();
+    before.destroy();
+    const jpeg = await encode(mupdf, image, width, height, policy.quality);
+    const lossless = !filters(use.ref).some((f) => f === "DCTDecode" || f === "JPXDecode");
+    const keepBelow = lossless ? policy.keepBelowLossless : policy.keepBelowJpeg;
+    if (jpeg.byteLength >= oldLength * keepBelow) return null;
+    replaceStream(doc, use.ref, jpeg, width, height);
+    return [oldLength, jpeg.byteLength];
+  } finally {
+    image.destroy();
+  }
+}
+
+/** Downsamples and re-encodes photos and scans through MozJPEG, in place. */
+export async function recompressImages(mupdf: Mupdf, doc: PDFDocument, uses: Map<number, ImageUse>, policy: ImagePolicy): Promise<ImageReport> {
+  const report: ImageReport = { examined: 0, recompressed: 0, bytesBefore: 0, bytesAfter: 0, pages: new Set() };
+  for (const use of uses.values()) {
+    report.examined++;
+    let sizes: [number, number] | null;
+    try {
+      sizes = await recompressOne(mupdf, doc, use, policy);
+    } catch {
+      sizes = null; // an image MuPDF cannot decode stays as it was
+    }
+    // Decoded images stay in MuPDF's store (up to 256 MB) unless dropped; the WASM heap never gives memory back.
+    mupdf.emptyStore();
+    if (!sizes) continue;
+    report.recompressed++;
+    report.bytesBefore += sizes[0];
+    report.bytesAfter += sizes[1];
+    for (const p of use.pages) report.pages.add(p);
+  }
+  return report;
+}

@@ -1,0 +1,90 @@
+import { LIMITS } from "../../config";
+import { EngineError } from "../errors";
+import type { Mupdf } from "./loader";
+import { messageOf } from "./document";
+
+type Image = InstanceType<Mupdf["Image"]>;
+
+/** api.md: the watermark image is downscaled to at most 1000 px on its longer side. */
+export const MAX_STAMP_SIDE = 1000;
+
+export type StampImageFormat = "png" | "jpeg";
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** PNG or JPEG by magic bytes (the file name is not trusted). */
+export function sniffStampImage(bytes: Uint8Array): StampImageFormat | null {
+  if (PNG_SIGNATURE.every((b, i) => bytes[i] === b)) return "png";
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpeg";
+  return null;
+}
+
+/** Pixel size from the header alone, so the megapixel limit holds before decoding. */
+export function headerSize(bytes: Uint8Array, format: StampImageFormat): [number, number] | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (format === "png") return bytes.length >= 24 ? [view.getUint32(16), view.getUint32(20)] : null;
+  // JPEG: walk the marker segments up to a start-of-frame (SOF0..SOF15 but DHT, JPG, DAC).
+  for (let at = 2; at + 9 < bytes.length; ) {
+    if (bytes[at] !== 0xff) return null;
+    const marker = bytes[at + 1];
+    if (marker === 0xff) {
+      at++;
+      continue;
+    }
+    const length = view.getUint16(at + 2);
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return [view.getUint16(at + 7), view.getUint16(at + 5)];
+    }
+    at += 2 + length;
+  }
+  return null;
+}
+
+/**
+ * Checks and decodes a watermark image: PNG or JPEG by content, within the
+ * megapixel limit, fully decodable; images over 1000 px are redrawn smaller
+ * (alpha kept, so transparent parts of a PNG stay transparent on the page).
+ */
+export function loadStampImage(mupdf: Mupdf, bytes: Uint8Array): Image {
+  const format = sniffStampImage(bytes);
+  if (!format) throw new EngineError("invalid_input", "The watermark must be a PNG or JPEG image.");
+  const size = headerSize(bytes, format);
+  if (!size || size[0] < 1 || size[1] < 1) throw new EngineError("invalid_input", "The watermark image header is unreadable.");
+  if (size[0] * size[1] > LIMITS.imageMegapixels * 1_000_000) {
+    throw new EngineError("invalid_input", `The watermark image has more than ${LIMITS.imageMegapixels} megapixels.`);
+  }
+  let image: Image;
+  let pixmap: ReturnType<Image["toPixmap"]>;
+  try {
+    image = new mupdf.Image(bytes);
+    // Decode now: a truncated or corrupt file fails here, as a 422.
+    pixmap = image.toPixmap();
+  } catch (err) {
+    throw new EngineError("invalid_input", `The watermark image could not be decoded: ${messageOf(err)}`);
+  }
+  try {
+    const w = image.getWidth();
+    const h = image.getHeight();
+    if (Math.max(w, h) <= MAX_STAMP_SIDE) return image;
+    const k = MAX_STAMP_SIDE / Math.max(w, h);
+    const small = downscale(mupdf, image, Math.max(1, Math.round(w * k)), Math.max(1, Math.round(h * k)), pixmap.getAlpha() > 0);
+    image.destroy();
+    return small;
+  } finally {
+    pixmap.destroy();
+  }
+}
+
+function downscale(mupdf: Mupdf, image: Image, w: number, h: number, alpha: boolean): Image {
+  const target = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, 0, w, h], alpha);
+  try {
+    target.clear(alpha ? 0 : 255);
+    const device = new mupdf.DrawDevice([1, 0, 0, 1, 0, 0], target);
+    device.fillImage(image, [w, 0, 0, h, 0, 0], 1);
+    device.close();
+    device.destroy();
+    return new mupdf.Image(target);
+  } finally {
+    target.destroy();
+  }
+}

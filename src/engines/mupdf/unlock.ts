@@ -1,0 +1,58 @@
+import { EngineError } from "../errors";
+import { messageOf, type PDFDocument } from "./document";
+import { loadMupdf, type Mupdf } from "./loader";
+
+export interface UnlockOutcome {
+  data: Uint8Array;
+  /** "Standard V5 R6 256-bit AES", or null when the input was not encrypted. */
+  encryption: string | null;
+  /** Which password matched: "user", "owner" or both. */
+  matched: "user" | "owner" | "both" | null;
+  pages: number;
+}
+
+// authenticatePassword: 0 wrong, 1 none needed, 2 user, 4 owner, 6 both.
+const MATCH: Record<number, UnlockOutcome["matched"]> = { 2: "user", 4: "owner", 6: "both" };
+
+function open(mupdf: Mupdf, bytes: Uint8Array): PDFDocument {
+  let doc: PDFDocument | null;
+  try {
+    doc = mupdf.Document.openDocument(bytes, "application/pdf").asPDF();
+  } catch (err) {
+    throw new EngineError("corrupt", `The PDF could not be read: ${messageOf(err)}`);
+  }
+  if (!doc) throw new EngineError("corrupt", "The file is not a PDF.");
+  return doc;
+}
+
+/**
+ * Removes encryption (RC4 40/128, AES-128, AES-256) given the user or the
+ * owner password, like `qpdf --decrypt --password=...`. The password must
+ * match one of the two, also for files that open without one (permissions
+ * only): removing those restrictions needs the owner password. A file that
+ * is not encrypted comes back unchanged whatever the password.
+ */
+export async function unlockPdf(bytes: Uint8Array, password: string): Promise<UnlockOutcome> {
+  const mupdf = await loadMupdf();
+  const doc = open(mupdf, bytes);
+  try {
+    // needsPassword and then authenticatePassword come first: any other call
+    // on a locked document spoils it (PLATFORM-NOTES).
+    const locked = doc.needsPassword();
+    const encryption = locked ? null : doc.getMetaData("encryption") ?? "None";
+    if (!locked && encryption === "None") return { data: bytes, encryption: null, matched: null, pages: doc.countPages() };
+    const matched = MATCH[doc.authenticatePassword(password)] ?? null;
+    if (!matched) throw new EngineError("wrong_password", "The password matches neither the user nor the owner password of this PDF.");
+    const pages = doc.countPages();
+    if (pages === 0) throw new EngineError("corrupt", "The PDF has no readable pages.");
+    const buf = doc.saveToBuffer("garbage=compact,encrypt=none");
+    try {
+      return { data: buf.asUint8Array().slice(), encryption: doc.getMetaData("encryption") ?? encryption, matched, pages };
+    } finally {
+      buf.destroy();
+    }
+  } finally {
+    doc.destroy();
+    mupdf.emptyStore();
+  }
+}

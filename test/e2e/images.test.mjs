@@ -1,0 +1,122 @@
+// Image toolkit through the real bundled `wrangler dev`: every output is read
+// back by native decoders (libjpeg-turbo's djpeg, libwebp's dwebp, libavif's
+// avifdec, ImageMagick's identify), which cannot run inside workerd; MozJPEG
+// output is compared with libjpeg-turbo's cjpeg at the same quality. A missing
+// oracle fails under CI and skips visibly elsewhere (requireTool).
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { ROOT, requireTool, startServerWithKey } from "./server.mjs";
+
+let srv;
+const tmp = mkdtempSync(join(tmpdir(), "docapi-images-"));
+const corpus = (p) => readFileSync(join(ROOT, "..", "shared", "corpus", "images", p));
+
+before(async () => {
+  srv = await startServerWithKey({ credits: 100_000 });
+});
+after(async () => {
+  await srv?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+let n = 0;
+async function post(path, bytes, name, fields = {}) {
+  const fd = new FormData();
+  fd.append("file", new File([bytes], name));
+  for (const [k, v] of Object.entries(fields)) fd.append(k, String(v));
+  const res = await fetch(`${srv.base}${path}`, { method: "POST", body: fd, headers: { "X-API-Key": srv.apiKey } });
+  const text = await res.text();
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    assert.fail(`${path} ${name}: ${res.status} ${text.slice(0, 300)}`);
+  }
+  return { res, body };
+}
+
+async function ok(path, bytes, name, fields) {
+  const { res, body } = await post(path, bytes, name, fields);
+  assert.equal(res.status, 200, JSON.stringify(body));
+  assert.equal(res.headers.get("X-Credits-Charged"), "10");
+  const file = await fetch(body.url);
+  assert.equal(file.status, 200);
+  const out = join(tmp, `out-${n++}-${body.url.split("/").pop()}`);
+  writeFileSync(out, new Uint8Array(await file.arrayBuffer()));
+  return { body, path: out };
+}
+
+const run = (cmd, args) => {
+  const r = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 1 << 28 });
+  assert.equal(r.status, 0, `${cmd} ${args.join(" ")}: ${r.stderr}`);
+  return r.stdout;
+};
+
+/** identify's "WxH" and format, e.g. ["JPEG", "290x442"]. */
+const identify = (path) => run("identify", ["-format", "%m %wx%h\n", `${path}[0]`]).trim().split(" ");
+
+test("compressed JPEG decodes with libjpeg-turbo and is smaller than cjpeg at the same quality", (t) => {
+  if (!requireTool(t, "djpeg") || !requireTool(t, "cjpeg")) return;
+  return (async () => {
+    const input = corpus("libvips/sample.jpg");
+    const { body, path } = await ok("/api/v1/image/compress", input, "sample.jpg", { quality: 70 });
+    const ppm = run("sh", ["-c", `djpeg "${path}" | head -c 20`]);
+    assert.match(ppm, /^P6\s+290 442/);
+    const src = join(tmp, "src.ppm");
+    run("sh", ["-c", `djpeg "${join(ROOT, "..", "shared", "corpus", "images", "libvips", "sample.jpg")}" > "${src}"`]);
+    const peer = join(tmp, "peer.jpg");
+    run("cjpeg", ["-quality", "70", "-optimize", "-progressive", "-outfile", peer, src]);
+    assert.ok(body.meta.output_size <= statSync(peer).size, `ours ${body.meta.output_size} B, cjpeg ${statSync(peer).size} B`);
+  })();
+});
+
+test("every target format is readable by a native decoder", (t) => {
+  if (!requireTool(t, "identify") || !requireTool(t, "dwebp") || !requireTool(t, "avifdec")) return;
+  return (async () => {
+    const input = corpus("libvips/rgba.png");
+    // identify calls a BITMAPINFOHEADER file "BMP3".
+    const expect = { png: /^PNG$/, jpg: /^JPEG$/, webp: /^WEBP$/, bmp: /^BMP3?$/, tiff: /^TIFF$/, gif: /^GIF$/ };
+    for (const [target, magick] of Object.entries(expect)) {
+      const { path } = await ok("/api/v1/image/convert", input, "rgba.png", { target_format: target });
+      const [format, size] = identify(path);
+      assert.match(format, magick, target);
+      assert.equal(size, "128x128", target);
+    }
+    const webp = await ok("/api/v1/image/convert", input, "rgba.png", { target_format: "webp" });
+    run("dwebp", [webp.path, "-o", join(tmp, "w.png")]);
+    const avif = await ok("/api/v1/image/convert", input, "rgba.png", { target_format: "avif" });
+    run("avifdec", [avif.path, join(tmp, "a.png")]);
+    assert.deepEqual(identify(join(tmp, "a.png")), ["PNG", "128x128"]);
+  })();
+});
+
+test("a 24-megapixel JPEG compresses and resizes in the bundled Worker", (t) => {
+  if (!requireTool(t, "convert") || !requireTool(t, "identify")) return;
+  return (async () => {
+    const big = join(tmp, "big.jpg");
+    run("convert", [join(ROOT, "..", "shared", "corpus", "images", "libvips", "sample.jpg"), "-resize", "6000x4000!", "-attenuate", "0.3", "+noise", "Gaussian", "-quality", "92", big]);
+    const bytes = readFileSync(big);
+    const c = await ok("/api/v1/image/compress", bytes, "big.jpg", { quality: 70 });
+    assert.deepEqual(identify(c.path), ["JPEG", "6000x4000"]);
+    assert.ok(c.body.meta.output_size < bytes.length);
+    const r = await ok("/api/v1/image/resize", bytes, "big.jpg", { width: 1500, target_format: "webp" });
+    assert.deepEqual(identify(r.path), ["WEBP", "1500x1000"]);
+  })();
+});
+
+test("bad uploads are 422 problems and charge nothing", async () => {
+  for (const [bytes, name, code] of [
+    [new TextEncoder().encode("not an image"), "x.png", "invalid_image"],
+    [corpus("libvips/sample.jpg").subarray(0, 9000), "cut.jpg", "invalid_image"],
+    [corpus("libjpeg-turbo/monkey12.jpg"), "monkey12.jpg", "invalid_image"],
+  ]) {
+    const { res, body } = await post("/api/v1/image/convert", bytes, name, { target_format: "png" });
+    assert.equal(res.status, 422, name);
+    assert.equal(body.code, code, name);
+    assert.equal(res.headers.get("X-Credits-Charged"), "0");
+  }
+});
