@@ -25,6 +25,8 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
+      // test/e2e/*.test.mjs are node:test files run against `wrangler dev` (npm run test:smoke).
+      include: ["test/**/*.test.ts"],
       setupFiles: ["./test/setup.ts"],
       testTimeout: 60_000,
       hookTimeout: 60_000,
