@@ -28,9 +28,9 @@ function form(fields) {
 async function postAs(ctx, key, path, body) {
   const started = performance.now();
   const res = await fetch(ctx.base + path, { method: "POST", body: JSON.stringify(body), headers: { "X-API-Key": key, "Content-Type": "application/json" } });
-  const json = await res.json();
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return { json, ms: performance.now() - started };
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${text.slice(0, 300)}`);
+  return { json: JSON.parse(text), ms: performance.now() - started };
 }
 
 async function fetchBytes(url) {
@@ -47,7 +47,7 @@ function ghostscript(ctx, input, name) {
 
 const pct = (after, before) => `${(100 * (1 - after / before)).toFixed(1)}%`;
 
-async function compressionGoal(ctx, keys, name, input) {
+async function compressionGoal(ctx, keys, name, input, judge) {
   const gs = ghostscript(ctx, input, name);
   const gsSsim = gs ? pageSsim(input, gs.bytes, 96) : null;
   for (const [level, key] of Object.entries(keys)) {
@@ -61,7 +61,9 @@ async function compressionGoal(ctx, keys, name, input) {
     const at96 = pageSsim(input, out, 96);
     const at150 = level === "medium" ? pageSsim(input, out, 150) : null;
     const gs150 = level === "medium" && gs ? pageSsim(input, gs.bytes, 150) : null;
-    const verdict = level === "medium" && gs ? `; goal ${out.length <= gs.bytes.length && at96.min >= 0.95 ? "MET" : "NOT MET"}` : "";
+    // The issue's goal: medium at least as small as gs /ebook, every page SSIM >= 0.95 (at 96 and at 150 dpi here).
+    const met = gs && out.length <= gs.bytes.length && at96.min >= 0.95 && at150?.min >= 0.95;
+    const verdict = judge && level === "medium" && gs ? `; goal ${met ? "MET" : "NOT MET"}` : "";
     ctx.row({
       tool: "compress",
       case: `${name} ${level} (${(input.length / 1048576).toFixed(1)} MB)`,
@@ -123,18 +125,30 @@ async function latency(ctx, pages, docs) {
   }
 }
 
+/** Undici keeps idle sockets that the server closes after 5 s; a long synchronous build in between leaves a dead one first in line. */
+async function flushIdleSockets(base) {
+  for (let i = 0; i < 2; i++) await fetch(`${base}/`).then((r) => r.arrayBuffer()).catch(() => undefined);
+}
+
 export async function run(ctx) {
+  // Every input is built before the first request (see flushIdleSockets).
+  const heavy = await imageHeavyPdf(ctx.corpus, ROOT);
+  const redp = readFileSync(join(ctx.corpus, "markdown/docling/redp5110_sampled.pdf"));
+  const docs = {};
+  for (const pages of [10, 200]) {
+    const text = await textPdf(pages);
+    docs[pages] = { text, locked: encrypted(text, "user-pw", "owner-pw"), broken: damaged(text) };
+  }
+  await flushIdleSockets(ctx.base);
   // One account per level: the plan decides it (free basic, starter medium, pro maximum).
   const keys = {};
   for (const [plan, level] of [["free", "basic"], ["starter", "medium"], ["pro", "maximum"]]) {
     keys[level] = (await createAccountWithKey(ctx.base, { plan, credits: 1_000_000 })).apiKey;
   }
-  await compressionGoal(ctx, keys, "scans+photos", await imageHeavyPdf(ctx.corpus, ROOT));
-  await compressionGoal(ctx, { medium: keys.medium }, "redp5110", readFileSync(join(ctx.corpus, "markdown/docling/redp5110_sampled.pdf")));
-  for (const pages of [10, 200]) {
-    const text = await textPdf(pages);
-    await latency(ctx, pages, { text, locked: encrypted(text, "user-pw", "owner-pw"), broken: damaged(text) });
-  }
+  await compressionGoal(ctx, keys, "scans+photos", heavy, true);
+  // A mixed real-world file for context (its gap to gs is font subsetting: MuPDF 1.28 does not subset CFF fonts).
+  await compressionGoal(ctx, { medium: keys.medium }, "redp5110", redp, false);
+  for (const pages of [10, 200]) await latency(ctx, pages, docs[pages]);
   const heaps = (await ctx.runtime()).wasm_heaps ?? {};
   ctx.row({ tool: "runtime", case: "WASM heaps after PDF toolkit A", note: Object.entries(heaps).map(([k, v]) => `${k} ${(v / 1048576).toFixed(1)} MB`).join(", ") });
 }

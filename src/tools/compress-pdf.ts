@@ -77,7 +77,8 @@ async function compressOne(ctx: ToolContext, item: CompressionItem, field: strin
     preserveAnnotations: options?.preserve_annotations ?? true,
     preserveForms: options?.preserve_forms ?? true,
   });
-  const quality = outcome.originalReturned ? 1 : await pageSimilarity(input, outcome.data, outcome.changedPages);
+  // api.md: quality_score is 0.9 "if the engine omits it" (here: no sampled page could be rendered).
+  const quality = outcome.originalReturned ? 1 : ((await pageSimilarity(input, outcome.data, outcome.changedPages)) ?? 0.9);
   const name = `${safeFilename(item.filename.replace(/\.pdf$/i, ""), "document")}_compressed.pdf`;
   const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: outcome.data }, { temporary: true });
   return {

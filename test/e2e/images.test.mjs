@@ -108,6 +108,34 @@ test("a 24-megapixel JPEG compresses and resizes in the bundled Worker", (t) => 
   })();
 });
 
+test("24-megapixel progressive JPEGs compress and resize in the bundled Worker, matching native output", (t) => {
+  if (!requireTool(t, "convert") || !requireTool(t, "identify") || !requireTool(t, "djpeg")) return;
+  return (async () => {
+    const sample = join(ROOT, "..", "shared", "corpus", "images", "libvips", "sample.jpg");
+    // 4:2:0 at q85 is re-quantised in the DCT domain; 4:4:4 at q92 goes through MozJPEG in bands.
+    for (const [label, args, sampling] of [
+      ["420", ["-quality", "85"], "2x2,1x1,1x1"],
+      ["444", ["-quality", "92", "-sampling-factor", "1x1"], "1x1,1x1,1x1"],
+    ]) {
+      const big = join(tmp, `prog-${label}.jpg`);
+      run("convert", [sample, "-resize", "6000x4000!", "-attenuate", "0.3", "+noise", "Gaussian", ...args, "-interlace", "Plane", big]);
+      const bytes = readFileSync(big);
+      assert.equal(run("identify", ["-format", "%[jpeg:sampling-factor] %[interlace]", big]), `${sampling} JPEG`, "a progressive input");
+      const c = await ok("/api/v1/image/compress", bytes, "big.jpg", { quality: 70 });
+      assert.deepEqual(identify(c.path), ["JPEG", "6000x4000"], label);
+      assert.match(run("sh", ["-c", `djpeg "${c.path}" | head -c 20`]), /^P6\s+6000 4000/);
+      assert.ok(c.body.meta.output_size < bytes.length, label);
+      const r = await ok("/api/v1/image/resize", bytes, "big.jpg", { width: 1200, target_format: "png" });
+      assert.deepEqual(identify(r.path), ["PNG", "1200x800"], label);
+      const peer = join(tmp, `prog-${label}-im.png`);
+      run("convert", [big, "-filter", "Lanczos", "-resize", "1200x800!", peer]);
+      const cmp = spawnSync("compare", ["-metric", "PSNR", r.path, peer, "null:"], { encoding: "utf8" });
+      const psnr = Number.parseFloat(cmp.stderr);
+      assert.ok(psnr > 35, `${label}: resize vs ImageMagick PSNR ${cmp.stderr}`);
+    }
+  })();
+});
+
 test("bad uploads are 422 problems and charge nothing", async () => {
   for (const [bytes, name, code] of [
     [new TextEncoder().encode("not an image"), "x.png", "invalid_image"],

@@ -22,7 +22,8 @@ let jpegReady;
 async function jpeg(rgba, width, height, quality, root) {
   jpegReady ??= WebAssembly.compile(readFileSync(join(root, "wasm", "mozjpeg_enc.wasm"))).then((m) => initJpeg(m));
   await jpegReady;
-  return new Uint8Array(await encodeJpeg({ data: rgba, width, height }, { quality }));
+  // Baseline, as scanners and cameras write them (a progressive 9 MP JPEG needs every coefficient in memory to decode).
+  return new Uint8Array(await encodeJpeg({ data: rgba, width, height }, { quality, progressive: false }));
 }
 
 /** Deterministic scanner noise. */

@@ -5,7 +5,10 @@ import { writePalettePng, writePng } from "./codecs/png-writer";
 import { decodeImage, upright, type Decoded } from "./decode";
 import { encodeImage } from "./encode";
 import { readHeader } from "./header";
+import { assertFitsWorker } from "./memory-fit";
 import { checkedJpeg } from "./jpeg/decode-file";
+import { parseJpeg } from "./jpeg/markers";
+import { canRequantize, requantizeJpeg } from "./jpeg/requantize";
 import { withPngIcc } from "./metadata";
 import { swapsAxes } from "./orientation";
 import { quantize } from "./quantize";
@@ -13,9 +16,11 @@ import type { ImageResult } from "./result";
 import { compressLargeJpeg, STREAM_PIXELS } from "./streaming";
 import type { ImageHeader, Pixels } from "./types";
 
-// Compress keeps the source format (api.md). JPEG: MozJPEG at `quality`, pixels
-// left as stored with the orientation tag and ICC profile re-attached. PNG:
-// palette quantisation driven by `quality` (100 = lossless), then oxipng. WebP
+// Compress keeps the source format (api.md). JPEG: re-quantised in the DCT
+// domain to MozJPEG's tables at `quality` (jpeg/requantize.ts), or MozJPEG at
+// `quality` for layouts that cannot be (CMYK, RGB-coded, arithmetic, chroma
+// finer than MozJPEG would write); either way pixels stay as stored, with the
+// orientation tag and ICC profile re-attached. PNG: palette quantisation driven by `quality` (100 = lossless), then oxipng. WebP
 // and AVIF: lossy at `quality`. GIF: a fresh palette. BMP and TIFF: lossless
 // re-encoding. Then the never-larger rule.
 
@@ -52,18 +57,34 @@ function neverLarger(input: Uint8Array, encoded: Uint8Array | null, notes: strin
   return input;
 }
 
-async function compressLarge(input: Uint8Array, quality: number, header: ImageHeader): Promise<ImageResult> {
+/**
+ * JPEG to JPEG without leaving the DCT domain where the layout allows (any
+ * size), else band by band through MozJPEG for big files; small others take
+ * the whole-image road below.
+ */
+async function compressJpeg(input: Uint8Array, quality: number, header: ImageHeader): Promise<ImageResult | null> {
   const { orientation, icc } = checkedJpeg(input);
+  const s = parseJpeg(input);
+  const direct = await canRequantize(s, quality);
+  if (!direct && header.width * header.height <= STREAM_PIXELS) return null;
   const swap = swapsAxes(orientation);
   const [width, height] = swap ? [header.height, header.width] : [header.width, header.height];
   const notes: string[] = [];
-  const bytes = neverLarger(input, await compressLargeJpeg(input, quality, { icc, orientation }), notes);
+  const meta = { icc, orientation };
+  const encoded = direct ? await requantizeJpeg(input, s, quality, meta) : await compressLargeJpeg(input, quality, meta);
+  const bytes = neverLarger(input, encoded, notes);
   return { bytes, format: "jpeg", width, height, originalWidth: width, originalHeight: height, notes };
 }
 
 export async function compressImage(input: Uint8Array, quality: number): Promise<ImageResult> {
   const header = readHeader(input);
-  if (header.format === "jpeg" && header.width * header.height > STREAM_PIXELS) return compressLarge(input, quality, header);
+  if (header.format === "jpeg") {
+    const done = await compressJpeg(input, quality, header);
+    if (done) return done;
+  }
+  const pixels = header.width * header.height;
+  const format = header.format;
+  assertFitsWorker({ input: { format, pixels }, output: { format, pixels }, bandedInput: false });
   const d = await decodeImage(input);
   const swap = swapsAxes(d.orientation);
   const width = swap ? d.pixels.height : d.pixels.width;

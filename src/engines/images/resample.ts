@@ -72,6 +72,8 @@ export class StreamingResizer {
   /** Horizontally resampled rows, premultiplied linear RGBA, indexed by source row mod ring size. */
   private readonly ring: Float32Array[];
   private readonly acc: Float32Array;
+  /** One source row in premultiplied linear light. */
+  private readonly line: Float32Array;
   private received = 0;
   private produced = 0;
 
@@ -86,22 +88,29 @@ export class StreamingResizer {
     const ringSize = this.ky.taps + 2;
     this.ring = Array.from({ length: ringSize }, () => new Float32Array(width * 4));
     this.acc = new Float32Array(width * 4);
+    this.line = new Float32Array(srcWidth * 4);
   }
 
   private horizontal(src: Uint8Array | Uint8ClampedArray, at: number, out: Float32Array): void {
     const { start, count, weights, taps } = this.kx;
+    // Each source pixel feeds several taps: convert the row to premultiplied linear light once.
+    const lin = this.line;
+    for (let x = 0, o = at; x < this.srcWidth * 4; x += 4, o += 4) {
+      const alpha = src[o + 3] / 255;
+      lin[x] = TO_LINEAR[src[o]] * alpha;
+      lin[x + 1] = TO_LINEAR[src[o + 1]] * alpha;
+      lin[x + 2] = TO_LINEAR[src[o + 2]] * alpha;
+      lin[x + 3] = alpha;
+    }
     for (let x = 0; x < this.width; x++) {
       let r = 0, g = 0, b = 0, a = 0;
-      const s0 = start[x], n = count[x], w0 = x * taps;
-      for (let k = 0; k < n; k++) {
-        const o = at + (s0 + k) * 4;
+      const n = count[x], w0 = x * taps;
+      for (let k = 0, o = start[x] * 4; k < n; k++, o += 4) {
         const w = weights[w0 + k];
-        const alpha = src[o + 3] / 255;
-        const wa = w * alpha;
-        r += TO_LINEAR[src[o]] * wa;
-        g += TO_LINEAR[src[o + 1]] * wa;
-        b += TO_LINEAR[src[o + 2]] * wa;
-        a += wa;
+        r += lin[o] * w;
+        g += lin[o + 1] * w;
+        b += lin[o + 2] * w;
+        a += lin[o + 3] * w;
       }
       out[x * 4] = r;
       out[x * 4 + 1] = g;

@@ -3,6 +3,7 @@ import { resizeLanczos3 } from "./codecs/resize";
 import { decodeImage, upright } from "./decode";
 import { encodeImage } from "./encode";
 import { checkPixels, readHeader } from "./header";
+import { assertFitsWorker } from "./memory-fit";
 import { checkedJpeg } from "./jpeg/decode-file";
 import { swapsAxes } from "./orientation";
 import { WASM_RESIZE_PIXELS } from "./budget";
@@ -38,6 +39,7 @@ async function resizeLarge(input: Uint8Array, req: ResizeRequest, header: ImageH
   const [w, h] = targetSize(srcW, srcH, req);
   checkPixels(w, h, "The resized image");
   const format = req.format ?? "jpeg";
+  assertFitsWorker({ input: { format: "jpeg", pixels: srcW * srcH }, output: { format, pixels: w * h }, bandedInput: true });
   const bytes = await resizeLargeJpeg(input, { width: w, height: h, orientation, format, quality: req.quality, icc });
   return { bytes, format, width: w, height: h, originalWidth: srcW, originalHeight: srcH, notes: [] };
 }
@@ -45,10 +47,15 @@ async function resizeLarge(input: Uint8Array, req: ResizeRequest, header: ImageH
 export async function resizeImage(input: Uint8Array, req: ResizeRequest): Promise<ImageResult> {
   const header = readHeader(input);
   if (header.format === "jpeg" && header.width * header.height > STREAM_PIXELS) return resizeLarge(input, req, header);
+  // Decoding is checked from the header; the target size is only known (and
+  // validated) once the orientation is, after decoding, and checked then.
+  const source = { format: header.format, pixels: header.width * header.height };
+  assertFitsWorker({ input: source, bandedInput: false });
   const d = await decodeImage(input);
   const px = upright(d);
   const [w, h] = targetSize(px.width, px.height, req);
   checkPixels(w, h, "The resized image");
+  assertFitsWorker({ input: source, output: { format: req.format ?? d.format, pixels: w * h }, bandedInput: false });
   const small = px.width * px.height + w * h <= WASM_RESIZE_PIXELS;
   const out = w === px.width && h === px.height ? px : small ? await resizeLanczos3(px, w, h) : resizeInJs(px, w, h);
   const format = req.format ?? d.format;

@@ -3,6 +3,7 @@ import { encodeImage } from "./encode";
 import { JpegBandSource } from "./jpeg/band-source";
 import { JpegBandWriter } from "./jpeg/band-writer";
 import { parseJpeg } from "./jpeg/markers";
+import { canDecodeScaled, ScaledJpegSource, scaleDenominator } from "./jpeg/scaled-source";
 import { applyOrientation, swapsAxes } from "./orientation";
 import { StreamingResizer } from "./resample";
 import type { ImageFormat, Pixels } from "./types";
@@ -66,12 +67,17 @@ export interface LargeResize {
 /**
  * Resizes in stored orientation (the target's sides swapped when the EXIF
  * orientation turns the picture), then turns the small result upright. A large
- * JPEG result is written band by band too.
+ * JPEG result is written band by band too. Reductions by 3 or more start from
+ * a reduced-scale decode (jpeg/scaled-source.ts).
  */
 export async function resizeLargeJpeg(b: Uint8Array, req: LargeResize): Promise<Uint8Array> {
-  const src = new JpegBandSource(b, parseJpeg(b));
+  const s = parseJpeg(b);
   const swap = swapsAxes(req.orientation);
   const [w, h] = swap ? [req.height, req.width] : [req.width, req.height];
+  // A big downscale starts from a 1/2, 1/4 or 1/8 scale decode (DCT domain), never from full-size pixels.
+  const frame = s.frame;
+  const d = frame && canDecodeScaled(s) ? scaleDenominator(frame.width, frame.height, w, h) : 1;
+  const src = d > 1 ? new ScaledJpegSource(b, s, d) : new JpegBandSource(b, s);
   const resizer = new StreamingResizer(src.width, src.height, w, h);
   const streamOut = req.format === "jpeg" && w * h > WHOLE_JPEG_ENCODE_PIXELS;
   const writer = streamOut ? new JpegBandWriter(w, h, req.quality, { icc: req.icc, orientation: req.orientation }, BAND_PIXELS) : null;

@@ -1,6 +1,7 @@
 import type { Image, PDFObject } from "mupdf";
 import type { Mupdf } from "./loader";
 import type { PDFDocument } from "./document";
+import { loadImage } from "./load-image";
 
 /** An image XObject and the lowest resolution it is shown at anywhere in the document. */
 export interface ImageUse {
@@ -60,7 +61,7 @@ export function findImageUses(mupdf: Mupdf, doc: PDFDocument): Map<number, Image
       device.close();
       const refs = new Map<number, PDFObject>();
       collectImageRefs(page.getObject().getInheritable("Resources"), refs, new Set(), 0);
-      for (const [num, ref] of refs) matchUse(doc, uses, drawn, num, ref, index);
+      for (const [num, ref] of refs) matchUse(mupdf, doc, uses, drawn, num, ref, index);
     } finally {
       device.destroy();
       for (const image of held) image.destroy();
@@ -70,10 +71,10 @@ export function findImageUses(mupdf: Mupdf, doc: PDFDocument): Map<number, Image
   return uses;
 }
 
-function matchUse(doc: PDFDocument, uses: Map<number, ImageUse>, drawn: Map<number, number>, num: number, ref: PDFObject, page: number): void {
+function matchUse(mupdf: Mupdf, doc: PDFDocument, uses: Map<number, ImageUse>, drawn: Map<number, number>, num: number, ref: PDFObject, page: number): void {
   let image: Image;
   try {
-    image = doc.loadImage(ref);
+    image = loadImage(mupdf, doc, ref);
   } catch {
     return; // an undecodable image is left exactly as it is
   }

@@ -25,19 +25,30 @@ export function spread<T>(items: T[], count: number): T[] {
   return Array.from({ length: count }, (_, i) => items[Math.round((i * (items.length - 1)) / (count - 1))]);
 }
 
-function meanSsim(mupdf: Mupdf, before: PDFDocument, after: PDFDocument, pages: number[]): number {
+/** Mean SSIM over `pages`, skipping pages MuPDF cannot render; null when none could be. */
+function meanSsim(mupdf: Mupdf, before: PDFDocument, after: PDFDocument, pages: number[]): number | null {
   let sum = 0;
+  let measured = 0;
   for (const p of pages) {
-    const a = renderGray(mupdf, before, p, DPI, MAX_PIXELS);
-    const b = renderGray(mupdf, after, p, DPI, MAX_PIXELS);
-    sum += a.width === b.width && a.height === b.height ? ssim(a, b) : 0;
-    mupdf.emptyStore(); // decoded page images would otherwise pile up in the store
+    try {
+      const a = renderGray(mupdf, before, p, DPI, MAX_PIXELS);
+      const b = renderGray(mupdf, after, p, DPI, MAX_PIXELS);
+      sum += a.width === b.width && a.height === b.height ? ssim(a, b) : 0;
+      measured++;
+    } catch {
+      // a page whose content MuPDF cannot draw is not measured
+    } finally {
+      mupdf.emptyStore(); // decoded page images would otherwise pile up in the store
+    }
   }
-  return sum / pages.length;
+  return measured ? sum / measured : null;
 }
 
-/** Weighted mean page SSIM in [0, 1], rounded to 4 places; 1 when nothing can have changed. */
-export async function pageSimilarity(before: Uint8Array, after: Uint8Array, changedPages: number[]): Promise<number> {
+/**
+ * Weighted mean page SSIM in [0, 1], rounded to 4 places; null when no
+ * sampled page could be rendered (the caller then reports api.md's 0.9).
+ */
+export async function pageSimilarity(before: Uint8Array, after: Uint8Array, changedPages: number[]): Promise<number | null> {
   const mupdf = await loadMupdf();
   const a = openPdf(mupdf, before);
   try {
@@ -47,10 +58,14 @@ export async function pageSimilarity(before: Uint8Array, after: Uint8Array, chan
       const changedSet = new Set(changedPages);
       const unchanged = Array.from({ length: total }, (_, i) => i).filter((i) => !changedSet.has(i));
       const changed = [...changedSet].filter((i) => i < total);
-      let weighted = 0;
-      if (changed.length) weighted += meanSsim(mupdf, a, b, spread(changed, MAX_CHANGED)) * changed.length;
-      if (unchanged.length) weighted += meanSsim(mupdf, a, b, spread(unchanged, MAX_UNCHANGED)) * unchanged.length;
-      return Math.round(Math.max(0, Math.min(1, weighted / total)) * 10_000) / 10_000;
+      const groups = [
+        { mean: changed.length ? meanSsim(mupdf, a, b, spread(changed, MAX_CHANGED)) : null, weight: changed.length },
+        { mean: unchanged.length ? meanSsim(mupdf, a, b, spread(unchanged, MAX_UNCHANGED)) : null, weight: unchanged.length },
+      ].filter((g): g is { mean: number; weight: number } => g.mean !== null);
+      const weight = groups.reduce((n, g) => n + g.weight, 0);
+      if (!weight) return null;
+      const score = groups.reduce((s, g) => s + g.mean * g.weight, 0) / weight;
+      return Math.round(Math.max(0, Math.min(1, score)) * 10_000) / 10_000;
     } finally {
       b.destroy();
     }

@@ -1,5 +1,5 @@
 import { EngineError } from "../errors";
-import { messageOf, type PDFDocument } from "./document";
+import { asEngineError, messageOf, type PDFDocument } from "./document";
 import { loadMupdf, type Mupdf } from "./loader";
 
 export interface UnlockOutcome {
@@ -51,6 +51,8 @@ export async function unlockPdf(bytes: Uint8Array, password: string): Promise<Un
     } finally {
       buf.destroy();
     }
+  } catch (err) {
+    throw asEngineError(err); // MuPDF's own failures are the document's fault: corrupt_pdf (400), not a 500
   } finally {
     doc.destroy();
     mupdf.emptyStore();

@@ -54,7 +54,10 @@ describe("compress image", () => {
   });
 
   it("returns the original bytes when re-encoding would not be smaller", async () => {
-    const input = await jpegOf(photo(300, 200), 10);
+    // One of our own outputs: re-quantising it with the same steps and optimal
+    // tables again cannot shrink it. (A foreign q10 JPEG at quality 100 now
+    // does shrink: its steps are kept and only its Huffman tables improve.)
+    const input = (await ok(PATH, { file: file(await jpegOf(photo(300, 200), 10), "tiny.jpg"), quality: "40" })).bytes;
     const out = await ok(PATH, { file: file(input, "tiny.jpg"), quality: "100" });
     expect(out.bytes).toEqual(input);
     expect(out.meta.output_size).toBe(out.meta.original_size);

@@ -202,3 +202,57 @@ describe("compress PDF errors (api.md, Errors)", () => {
     expect(last!.headers.get("Retry-After")).toMatch(/^\d+$/);
   });
 });
+
+describe("POST /api/v1/compression/batch", () => {
+  const BATCH = "/api/v1/compression/batch";
+
+  it("compresses every file for real, one result each in order, 20 credits per file", async () => {
+    const acct = await accountWithKey({ plan: "starter", credits: 100 });
+    const pdfjs = await corpusFile("pdfjs/plain/three_pages_with_number.pdf");
+    const inputs = [
+      { filename: "scan.pdf", bytes: scan },
+      { filename: "numbers.pdf", bytes: pdfjs },
+      { filename: "tiny.pdf", bytes: await makePdf({ pages: 1 }) },
+    ];
+    const res = await postJson(BATCH, { files: inputs.map((f) => ({ filename: f.filename, file_data: toBase64(f.bytes) })) }, withKey(acct.key));
+    const body = (await res.json()) as { batch_id: string; status: string; results: (Result & { filename: string })[]; credits_charged: number };
+    expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+    expect(res.headers.get("X-Credits-Charged")).toBe("60");
+    expect(body.credits_charged).toBe(60);
+    expect(await balanceOf(acct.token)).toBe(40);
+    expect(body.batch_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.results.map((r) => r.filename)).toEqual(["scan.pdf", "numbers.pdf", "tiny.pdf"]);
+    for (const [i, r] of body.results.entries()) {
+      expect(r).toMatchObject({ status: "completed", level: "medium", original_size: inputs[i].bytes.byteLength });
+      const out = await download(r.download_url);
+      expect(out.byteLength).toBe(r.compressed_size);
+      expect((await pdfLibFacts(out)).pages).toBe((await pdfLibFacts(inputs[i].bytes)).pages);
+    }
+    expect(body.results[0].compressed_size).toBeLessThan(scan.byteLength * 0.5);
+    expect(body.results[1].compressed_size).toBeLessThan(pdfjs.byteLength);
+    expect(body.results[2].original_returned).toBe(true);
+  });
+
+  it("a bad file fails the whole call with its field named; nothing charged", async () => {
+    const acct = await accountWithKey({ plan: "pro", credits: 100 });
+    const files = [
+      { filename: "a.pdf", file_data: toBase64(await makePdf({ pages: 1 })) },
+      { filename: "b.pdf", file_data: `${"B".repeat(150)}%%` },
+    ];
+    const res = await postJson(BATCH, { files }, withKey(acct.key));
+    expect(res.status).toBe(400);
+    const p = await problem(res);
+    expect(p.code).toBe("invalid_base64");
+    expect(p.errors?.[0].field).toBe("files.1.file_data");
+    expect(await balanceOf(acct.token)).toBe(100);
+  });
+
+  it("422 for no files or more than 20; anonymous batches are free", async () => {
+    const one = { filename: "a.pdf", file_data: toBase64(await makePdf({ pages: 1 })) };
+    expect((await postJson(BATCH, { files: [] })).status).toBe(422);
+    expect((await postJson(BATCH, { files: Array.from({ length: 21 }, () => one) })).status).toBe(422);
+    const anon = await postJson(BATCH, { files: [one, one] });
+    expect(anon.status).toBe(200);
+    expect(anon.headers.get("X-Credits-Charged")).toBe("0");
+  });
+});

@@ -42,7 +42,7 @@ export async function scannedPdf(pages: number, dpi = 300): Promise<Uint8Array> 
     }
     pix.destroy();
     page.destroy();
-    const jpg = await out.embedJpg(await encodeJpeg({ data: rgba, width: w, height: h }, 95));
+    const jpg = await out.embedJpg(await encodeJpeg({ data: rgba, width: w, height: h }, 95, { progressive: false }));
     out.addPage([595, 842]).drawImage(jpg, { x: 0, y: 0, width: 595, height: 842 });
   }
   source.destroy();
@@ -104,8 +104,8 @@ export async function renderGrayPage(bytes: Uint8Array, index: number, dpi: numb
   }
 }
 
-/** Mean SSIM over every page at `dpi` (the service samples; this does not). */
-export async function fullSsim(before: Uint8Array, after: Uint8Array, pages: number, dpi = 96): Promise<number> {
+/** Mean SSIM over every page at `dpi` (150, as quality_score; the service samples pages, this does not). */
+export async function fullSsim(before: Uint8Array, after: Uint8Array, pages: number, dpi = 150): Promise<number> {
   let sum = 0;
   for (let i = 0; i < pages; i++) sum += ssim(await renderGrayPage(before, i, dpi), await renderGrayPage(after, i, dpi));
   return sum / pages;

@@ -7,13 +7,14 @@ import { cmykBandPixels } from "./cmyk";
 import type { FrameGeometry } from "./frame";
 import { ArithmeticPlanes } from "./arithmetic";
 import { isArithmetic, type JpegStructure } from "./markers";
-import { FullPlanes } from "./progressive";
+import { ProgressiveReader } from "./progressive";
 import { isStreamable, SequentialReader } from "./sequential";
 
 // A JPEG read as horizontal bands of RGBA rows, bounded memory whatever its
-// size: coefficients are read MCU row by MCU row (or held whole for
-// progressive files), and each band is decoded with one MCU row of context
-// above and below so chroma upsampling at band seams matches a whole decode.
+// size: coefficients are read MCU row by MCU row (progressive files too: each
+// scan resumes where it stopped), and each band is decoded with one MCU row of
+// context above and below so chroma upsampling at band seams matches a whole
+// decode.
 
 export interface PixelBand {
   /** First image row of the band. */
@@ -27,10 +28,6 @@ interface CoefReader {
   next(rows: number): CoefBand;
 }
 
-function copyBand(b: CoefBand): CoefBand {
-  return { ...b, planes: b.planes.map((p) => p.slice()) };
-}
-
 export class JpegBandSource {
   readonly width: number;
   readonly height: number;
@@ -42,7 +39,7 @@ export class JpegBandSource {
   constructor(b: Uint8Array, s: JpegStructure) {
     try {
       const arithmetic = !!s.frame && isArithmetic(s.frame.marker);
-      this.reader = arithmetic ? new ArithmeticPlanes(b, s) : isStreamable(s) ? new SequentialReader(b, s) : new FullPlanes(b, s);
+      this.reader = arithmetic ? new ArithmeticPlanes(b, s) : isStreamable(s) ? new SequentialReader(b, s) : new ProgressiveReader(b, s);
     } catch (err) {
       throw new EngineError("corrupt", `The JPEG could not be decoded: ${err instanceof Error ? err.message : "damaged data"}.`);
     }
@@ -68,7 +65,8 @@ export class JpegBandSource {
 
   private read(rows: number): CoefBand {
     try {
-      return copyBand(this.reader.next(rows));
+      // Bands are read-only from here on, so the readers' arrays (or views) are used as they are.
+      return this.reader.next(rows);
     } catch (err) {
       throw new EngineError("corrupt", `The JPEG could not be decoded: ${err instanceof Error ? err.message : "damaged data"}.`);
     }

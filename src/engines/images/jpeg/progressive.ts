@@ -1,13 +1,12 @@
 import { BitReader } from "./bit-io";
 import { decodeBlock } from "./blocks";
-import type { CoefBand } from "./band";
+import { emptyBand, type CoefBand } from "./band";
 import { geometry, parseScanHeader, readTables, type FrameGeometry, type ScanHeader, type Tables } from "./frame";
 import type { DecodeTable } from "./huffman";
 import { isProgressive, type JpegStructure } from "./markers";
 
-// Whole-image coefficient decoding for progressive and multi-scan sequential
-// files (T.81 G.1.2): every scan refines the same planes, so they are held
-// whole (about 3 bytes per pixel at 4:2:0), then handed out band by band.
+// Coefficient decoding for progressive and multi-scan sequential files
+// (T.81 G.1.2), band by band: see ProgressiveReader.
 
 interface ScanState {
   r: BitReader;
@@ -86,40 +85,68 @@ function decodeAcRefine(st: ScanState, t: DecodeTable, plane: Int16Array, at: nu
   }
 }
 
-export class FullPlanes {
+interface ScanCursor {
+  h: ScanHeader;
+  tables: Tables;
+  st: ScanState;
+  preds: number[];
+  /** MCUs (single blocks in a non-interleaved scan) decoded so far, for restart intervals. */
+  mcu: number;
+}
+
+/**
+ * Progressive and multi-scan sequential files, decoded band by band. Every
+ * scan covers the whole image, but the entropy decoding of a block depends
+ * only on its scan's own state (bit position, EOB run, DC predictors) and on
+ * that block's values from earlier scans. So each scan keeps a cursor, and a
+ * band of MCU rows is finished by running every scan, in file order, over just
+ * those rows: only one band of coefficients exists at a time instead of the
+ * whole image's (72 MB at 24 MP).
+ */
+export class ProgressiveReader {
   readonly g: FrameGeometry;
   readonly dqt: Uint8Array[];
-  readonly planes: Int16Array[];
+  private readonly cursors: ScanCursor[];
+  private readonly progressive: boolean;
   row = 0;
 
   constructor(b: Uint8Array, s: JpegStructure) {
     if (!s.frame) throw new Error("no frame");
     this.g = geometry(s.frame);
-    this.planes = this.g.components.map((c) => new Int16Array(c.bw * c.bh * 64));
-    let tables: Tables | undefined;
-    for (const scan of s.scans) {
-      tables = readTables(b, s, scan.offset);
-      this.scan(b, scan.start, parseScanHeader(scan.header, this.g), tables, isProgressive(s.frame.marker));
-    }
-    this.dqt = tables?.dqt ?? [];
+    this.progressive = isProgressive(s.frame.marker);
+    this.cursors = s.scans.map((scan) => ({
+      h: parseScanHeader(scan.header, this.g),
+      tables: readTables(b, s, scan.offset),
+      st: { r: new BitReader(b, scan.start), eobrun: 0 },
+      preds: this.g.components.map(() => 0),
+      mcu: 0,
+    }));
+    this.dqt = this.cursors.at(-1)?.tables.dqt ?? [];
   }
 
-  private scan(b: Uint8Array, start: number, h: ScanHeader, tables: Tables, progressive: boolean): void {
+  /** The next `rows` MCU rows, every scan applied (fewer rows at the end). */
+  next(rows: number): CoefBand {
+    const n = Math.min(rows, this.g.mcusY - this.row);
+    const band = emptyBand(this.g, this.row, n);
+    for (const cur of this.cursors) this.scanRows(cur, band);
+    this.row += n;
+    return band;
+  }
+
+  private scanRows(cur: ScanCursor, band: CoefBand): void {
     const g = this.g;
-    const st: ScanState = { r: new BitReader(b, start), eobrun: 0 };
-    const preds = g.components.map(() => 0);
+    const { h, tables, st, preds } = cur;
     const ri = tables.restartInterval;
-    let mcu = 0;
     const restartCheck = () => {
-      if (ri && mcu > 0 && mcu % ri === 0) {
+      if (ri && cur.mcu > 0 && cur.mcu % ri === 0) {
         st.r.restart();
         st.eobrun = 0;
         preds.fill(0);
       }
     };
     const one = (ci: number, at: number, td: number, ta: number) => {
-      const plane = this.planes[ci];
-      if (!progressive) {
+      const plane = band.planes[ci];
+      if (!this.progressive) {
         // Sequential scan of some components: baseline block coding.
         const dc = tables.dc[td], ac = tables.ac[ta];
         if (!dc || !ac) throw new Error("missing Huffman table");
@@ -141,33 +168,26 @@ export class FullPlanes {
       // Non-interleaved: the scan covers the component's real blocks, row by row.
       const { index, td, ta } = h.components[0];
       const c = g.components[index];
-      for (let by = 0; by < c.realBh; by++) {
+      const first = band.firstMcuRow * c.v;
+      const end = Math.min((band.firstMcuRow + band.mcuRows) * c.v, c.realBh);
+      for (let by = first; by < end; by++) {
         for (let bx = 0; bx < c.realBw; bx++) {
           restartCheck();
-          one(index, (by * c.bw + bx) * 64, td, ta);
-          mcu++;
+          one(index, ((by - first) * c.bw + bx) * 64, td, ta);
+          cur.mcu++;
         }
       }
       return;
     }
-    for (let my = 0; my < g.mcusY; my++) {
+    for (let my = 0; my < band.mcuRows; my++) {
       for (let mx = 0; mx < g.mcusX; mx++) {
         restartCheck();
         for (const { index, td, ta } of h.components) {
           const c = g.components[index];
           for (let v = 0; v < c.v; v++) for (let hh = 0; hh < c.h; hh++) one(index, ((my * c.v + v) * c.bw + mx * c.h + hh) * 64, td, ta);
         }
-        mcu++;
+        cur.mcu++;
       }
     }
-  }
-
-  /** The next `rows` MCU rows as a band (views into the planes, no copy). */
-  next(rows: number): CoefBand {
-    const n = Math.min(rows, this.g.mcusY - this.row);
-    const planes = this.g.components.map((c, i) => this.planes[i].subarray(this.row * c.v * c.bw * 64, (this.row + n) * c.v * c.bw * 64));
-    const band = { firstMcuRow: this.row, mcuRows: n, planes };
-    this.row += n;
-    return band;
   }
 }
