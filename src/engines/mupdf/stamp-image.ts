@@ -1,4 +1,3 @@
-import { LIMITS } from "../../config";
 import { EngineError } from "../errors";
 import type { Mupdf } from "./loader";
 import { messageOf } from "./document";
@@ -45,13 +44,20 @@ export function headerSize(bytes: Uint8Array, format: StampImageFormat): [number
  * megapixel limit, fully decodable; images over 1000 px are redrawn smaller
  * (alpha kept, so transparent parts of a PNG stay transparent on the page).
  */
+/**
+ * MuPDF decodes the whole watermark before it is shrunk to 1000 px: 16 MP is
+ * a 64 MB pixmap, what a 128 MB Worker can spare beside the document. (The
+ * general 100-megapixel image limit would be a 400 MB pixmap.)
+ */
+const MAX_STAMP_PIXELS = 16_000_000;
+
 export function loadStampImage(mupdf: Mupdf, bytes: Uint8Array): Image {
   const format = sniffStampImage(bytes);
   if (!format) throw new EngineError("invalid_input", "The watermark must be a PNG or JPEG image.");
   const size = headerSize(bytes, format);
   if (!size || size[0] < 1 || size[1] < 1) throw new EngineError("invalid_input", "The watermark image header is unreadable.");
-  if (size[0] * size[1] > LIMITS.imageMegapixels * 1_000_000) {
-    throw new EngineError("invalid_input", `The watermark image has more than ${LIMITS.imageMegapixels} megapixels.`);
+  if (size[0] * size[1] > MAX_STAMP_PIXELS) {
+    throw new EngineError("invalid_input", `The watermark image has more than ${MAX_STAMP_PIXELS / 1e6} megapixels; it is shown at most ${MAX_STAMP_SIDE} px wide anyway.`);
   }
   let image: Image;
   let pixmap: ReturnType<Image["toPixmap"]>;

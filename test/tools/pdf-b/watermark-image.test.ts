@@ -139,6 +139,8 @@ describe("image watermark: errors", () => {
     ["a truncated PNG", async () => png((await makeImage("png", 300, 300, [0, 0, 255])).slice(0, 120))],
     ["an empty file", async () => png(new Uint8Array())],
     ["a PNG header claiming 20000 x 20000 pixels", async () => png(hugePngHeader())],
+    // Under the general 100 MP limit, but a 20 MP watermark would be an 80 MB pixmap.
+    ["a PNG header claiming 5000 x 4000 pixels", async () => png(hugePngHeader(5000, 4000))],
   ];
   for (const [label, image] of badImages) {
     it(`422 invalid_image for ${label}`, async () => {
@@ -198,13 +200,13 @@ describe("image watermark: credits", () => {
   });
 });
 
-/** A valid PNG signature and IHDR for 20000 x 20000, with no pixel data behind it. */
-function hugePngHeader(): Uint8Array {
+/** A valid PNG signature and IHDR for width x height, with no pixel data behind it. */
+function hugePngHeader(width = 20000, height = 20000): Uint8Array {
   const bytes = new Uint8Array(33);
   bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
   const view = new DataView(bytes.buffer);
-  view.setUint32(16, 20000);
-  view.setUint32(20, 20000);
+  view.setUint32(16, width);
+  view.setUint32(20, height);
   bytes.set([8, 6, 0, 0, 0], 24);
   return bytes;
 }
