@@ -26,6 +26,16 @@ export function safeFilename(name: string, fallback = "file"): string {
   return cleaned || fallback;
 }
 
+/** The upload's name without its .pdf ending, made safe ("document" when nothing is left). */
+export function pdfStem(filename: string): string {
+  return safeFilename(filename.replace(/\.pdf$/i, ""), "document");
+}
+
+/** "<stem>_<suffix>.pdf", the name of a result derived from an uploaded PDF. */
+export function derivedPdfName(filename: string, suffix: string): string {
+  return `${pdfStem(filename)}_${suffix}.pdf`;
+}
+
 /** Output key: outputs/<yyyy>/<mm>/<dd>/<uuid>/<filename>, or tmp/... for expiring files. */
 export function outputKey(filename: string, temporary: boolean, at = new Date()): string {
   const day = at.toISOString().slice(0, 10).replace(/-/g, "/");

@@ -6,7 +6,7 @@ import { pageSimilarity } from "../engines/mupdf/similarity";
 import { hasPdfHeader } from "../engines/mupdf/sniff";
 import { decodeBase64 } from "../engines/text/base64";
 import { ApiError } from "../errors";
-import { safeFilename } from "../storage/outputs";
+import { derivedPdfName } from "../storage/outputs";
 import { defineTool, type ToolContext } from "./define";
 
 // api.md "Compress PDF". Beyond it (decisions.md): the options are honoured
@@ -79,7 +79,7 @@ async function compressOne(ctx: ToolContext, item: CompressionItem, field: strin
   });
   // api.md: quality_score is 0.9 "if the engine omits it" (here: no sampled page could be rendered).
   const quality = outcome.originalReturned ? 1 : ((await pageSimilarity(input, outcome.data, outcome.changedPages)) ?? 0.9);
-  const name = `${safeFilename(item.filename.replace(/\.pdf$/i, ""), "document")}_compressed.pdf`;
+  const name = derivedPdfName(item.filename, "compressed");
   const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: outcome.data }, { temporary: true });
   return {
     compression_id: crypto.randomUUID(),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { addPageNumbers } from "../engines/mupdf/page-numbers";
 import { EngineError } from "../engines/errors";
 import { hasPdfHeader } from "../engines/mupdf/sniff";
-import { safeFilename } from "../storage/outputs";
+import { derivedPdfName } from "../storage/outputs";
 import { hexColor, pdfUpload415, positionField, urlResult } from "./common";
 import { defineTool } from "./define";
 import { formInt } from "./fields";
@@ -43,7 +43,7 @@ export const pageNumbers = defineTool({
       fontSize: input.font_size,
       color: input.color,
     });
-    const name = `${safeFilename(input.file.name.replace(/\.pdf$/i, ""), "document")}_numbered.pdf`;
+    const name = derivedPdfName(input.file.name, "numbered");
     const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: result.data });
     return { body: { success: true, url: stored.url } };
   },

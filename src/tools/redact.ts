@@ -3,7 +3,7 @@ import { redactPdf } from "../engines/mupdf/redact";
 import { hasPdfHeader } from "../engines/mupdf/sniff";
 import { EngineError } from "../engines/errors";
 import { ENTITY_TYPES, isEntityType, type EntityType } from "../engines/pii/entity-types";
-import { safeFilename } from "../storage/outputs";
+import { derivedPdfName } from "../storage/outputs";
 import { pdfUpload415 } from "./common";
 import { defineTool } from "./define";
 
@@ -44,7 +44,7 @@ export const redactPii = defineTool({
     const data = new Uint8Array(await input.file.arrayBuffer());
     if (!hasPdfHeader(data)) throw new EngineError("unsupported", "The file is not a PDF (no %PDF- header).");
     const result = await redactPdf(data, input.entity_types);
-    const name = `${safeFilename(input.file.name.replace(/\.pdf$/i, ""), "document")}_redacted.pdf`;
+    const name = derivedPdfName(input.file.name, "redacted");
     const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: result.data });
     return {
       body: {

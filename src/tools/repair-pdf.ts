@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { repairPdf as repairDocument } from "../engines/mupdf/repair";
-import { safeFilename } from "../storage/outputs";
+import { derivedPdfName } from "../storage/outputs";
 import { pdfUpload415, urlResult } from "./common";
 import { defineTool } from "./define";
 
@@ -25,7 +25,7 @@ export const repairPdf = defineTool({
   async handler(ctx, input) {
     const original = new Uint8Array(await input.file.arrayBuffer());
     const outcome = await repairDocument(original);
-    const name = `${safeFilename(input.file.name.replace(/\.pdf$/i, ""), "document")}_repaired.pdf`;
+    const name = derivedPdfName(input.file.name, "repaired");
     const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: outcome.data });
     return {
       body: {

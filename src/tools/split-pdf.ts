@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { extractParts, inspectPdf } from "../engines/mupdf/split";
 import { zipFiles } from "../engines/zip";
-import { safeFilename } from "../storage/outputs";
+import { pdfStem } from "../storage/outputs";
 import { planSplit } from "./split-plan";
 import { defineTool } from "./define";
 import { formBool, formJson, upload } from "./fields";
@@ -33,7 +33,7 @@ export const splitPdf = defineTool({
   }),
   async handler(ctx, input) {
     const data = new Uint8Array(await input.file.arrayBuffer());
-    const base = safeFilename(input.file.name.replace(/\.pdf$/i, ""), "document");
+    const base = pdfStem(input.file.name);
     const summary = await inspectPdf(data);
     const files = await extractParts(data, planSplit(summary, input.split_mode, input.split_config, base));
     const zip = zipFiles(files);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { unlockPdf as unlockDocument } from "../engines/mupdf/unlock";
-import { safeFilename } from "../storage/outputs";
+import { derivedPdfName } from "../storage/outputs";
 import { defineTool } from "./define";
 import { upload } from "./fields";
 
@@ -34,7 +34,7 @@ export const unlockPdf = defineTool({
   async handler(ctx, input) {
     const started = performance.now();
     const outcome = await unlockDocument(new Uint8Array(await input.file.arrayBuffer()), input.password);
-    const name = `${safeFilename(input.file.name.replace(/\.pdf$/i, ""), "document")}_unlocked.pdf`;
+    const name = derivedPdfName(input.file.name, "unlocked");
     const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: outcome.data });
     return {
       body: {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { watermarkImage as stampImage } from "../engines/mupdf/image-watermark";
-import { safeFilename } from "../storage/outputs";
+import { derivedPdfName } from "../storage/outputs";
 import { positionField, WATERMARK_POSITIONS } from "./common";
-import { defineTool } from "./define";
+import { defineTool, type ToolContext, type ToolResult } from "./define";
 import { formBool, formNumber, upload } from "./fields";
 
 export const watermarkResponse = z.object({
@@ -15,6 +15,24 @@ export const watermarkResponse = z.object({
   }),
   credits_charged: z.number().int(),
 });
+
+/** Stores a watermarked PDF and answers api.md's watermark body (shared by both watermark tools). */
+export async function watermarkAnswer(
+  ctx: ToolContext,
+  uploadName: string,
+  result: { data: Uint8Array; pages: number },
+  type: "image" | "text",
+  started: number,
+): Promise<ToolResult> {
+  const stored = await ctx.store({ filename: derivedPdfName(uploadName, "watermarked"), contentType: "application/pdf", data: result.data });
+  return {
+    body: {
+      success: true,
+      url: stored.url,
+      meta: { pages_watermarked: result.pages, watermark_type: type, processing_time_ms: Math.round(performance.now() - started) },
+    },
+  };
+}
 
 export const watermarkImage = defineTool({
   id: "watermark-image",
@@ -45,14 +63,6 @@ export const watermarkImage = defineTool({
       scale: input.scale,
       tile: input.tile,
     });
-    const name = `${safeFilename(input.file.name.replace(/\.pdf$/i, ""), "document")}_watermarked.pdf`;
-    const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: result.data });
-    return {
-      body: {
-        success: true,
-        url: stored.url,
-        meta: { pages_watermarked: result.pages, watermark_type: "image", processing_time_ms: Math.round(performance.now() - started) },
-      },
-    };
+    return watermarkAnswer(ctx, input.file.name, result, "image", started);
   },
 });

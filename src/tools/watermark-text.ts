@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { watermarkText as stampText } from "../engines/mupdf/watermark";
-import { safeFilename } from "../storage/outputs";
 import { hexColor, positionField, WATERMARK_POSITIONS } from "./common";
 import { defineTool } from "./define";
 import { formBool, formInt, formNumber, upload } from "./fields";
-import { watermarkResponse } from "./watermark-image";
+import { watermarkAnswer, watermarkResponse } from "./watermark-image";
 
 /** api.md: 1 to 100 characters, counted as characters (code points), not UTF-16 units. */
 const watermarkTextField = z
@@ -42,14 +41,6 @@ export const watermarkText = defineTool({
       rotation: input.rotation,
       tile: input.tile,
     });
-    const name = `${safeFilename(input.file.name.replace(/\.pdf$/i, ""), "document")}_watermarked.pdf`;
-    const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: result.data });
-    return {
-      body: {
-        success: true,
-        url: stored.url,
-        meta: { pages_watermarked: result.pages, watermark_type: "text", processing_time_ms: Math.round(performance.now() - started) },
-      },
-    };
+    return watermarkAnswer(ctx, input.file.name, result, "text", started);
   },
 });

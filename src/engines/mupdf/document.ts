@@ -29,7 +29,11 @@ export async function withPdf<T>(bytes: Uint8Array, work: (doc: PDFDocument, mup
   }
 }
 
-export function openPdf(mupdf: Mupdf, bytes: Uint8Array, opts: OpenOptions = {}): PDFDocument {
+/**
+ * Opens PDF bytes without authenticating or checking pages: for callers that
+ * decide themselves what an encrypted file means (metadata, PDF/A, unlock).
+ */
+export function openPdfDocument(mupdf: Mupdf, bytes: Uint8Array): PDFDocument {
   let doc: PDFDocument | null;
   try {
     doc = mupdf.Document.openDocument(bytes, "application/pdf").asPDF();
@@ -37,6 +41,11 @@ export function openPdf(mupdf: Mupdf, bytes: Uint8Array, opts: OpenOptions = {})
     throw new EngineError("corrupt", `The PDF could not be read: ${messageOf(err)}`);
   }
   if (!doc) throw new EngineError("corrupt", "The file is not a PDF.");
+  return doc;
+}
+
+export function openPdf(mupdf: Mupdf, bytes: Uint8Array, opts: OpenOptions = {}): PDFDocument {
+  const doc = openPdfDocument(mupdf, bytes);
   try {
     if (doc.needsPassword()) {
       if (opts.password === undefined) throw new EngineError("encrypted", "The PDF is password-protected.");

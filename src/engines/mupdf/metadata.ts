@@ -5,7 +5,7 @@ import { isoDateToIso, pdfDateToIso } from "../text/pdf-date";
 import { EMPTY_FACTS, splitKeywords, type DocumentFacts } from "../text/facts";
 import { NO_TEXT, addStats, textStats, type TextStats } from "../text/stats";
 import type { XmpPacket } from "../text/xmp";
-import { messageOf, type PDFDocument } from "./document";
+import { messageOf, openPdfDocument, type PDFDocument } from "./document";
 import { collectImageRefs } from "./image-placements";
 import type { Mupdf } from "./loader";
 import { readCatalogXmp } from "./pdfa";
@@ -67,13 +67,7 @@ function pageText(doc: PDFDocument, index: number): TextStats {
  * says, rather than an error; nothing is decrypted.
  */
 export function readPdfFacts(mupdf: Mupdf, bytes: Uint8Array): DocumentFacts {
-  let doc: PDFDocument | null;
-  try {
-    doc = mupdf.Document.openDocument(bytes, "application/pdf").asPDF();
-  } catch (err) {
-    throw new EngineError("corrupt", `The PDF could not be read: ${messageOf(err)}`);
-  }
-  if (!doc) throw new EngineError("corrupt", "The file is not a PDF.");
+  const doc = openPdfDocument(mupdf, bytes);
   try {
     if (doc.needsPassword() || doc.getMetaData("encryption") !== "None") return { ...EMPTY_FACTS, isEncrypted: true };
     const pages = doc.countPages();

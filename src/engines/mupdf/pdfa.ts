@@ -1,7 +1,7 @@
 import type { PDFObject } from "mupdf";
 import { parseXmp, type XmpPacket } from "../text/xmp";
 import { EngineError } from "../errors";
-import { messageOf, type PDFDocument } from "./document";
+import { messageOf, openPdfDocument, type PDFDocument } from "./document";
 import { loadMupdf } from "./loader";
 
 // Structural PDF/A check (api.md: not a certified validator). It looks at
@@ -148,13 +148,7 @@ export function inspectPdfA(doc: PDFDocument): PdfaReport {
  */
 export async function validatePdfA(bytes: Uint8Array): Promise<PdfaReport> {
   const mupdf = await loadMupdf();
-  let doc: PDFDocument | null;
-  try {
-    doc = mupdf.Document.openDocument(bytes, "application/pdf").asPDF();
-  } catch (err) {
-    throw new EngineError("corrupt", `The PDF could not be read: ${messageOf(err)}`);
-  }
-  if (!doc) throw new EngineError("corrupt", "The file is not a PDF.");
+  const doc = openPdfDocument(mupdf, bytes);
   try {
     if (doc.needsPassword()) {
       return { hasOutputIntent: false, hasXmpMetadata: false, part: null, conformance: null, likelyPdfA: false, issues: [ENCRYPTED] };

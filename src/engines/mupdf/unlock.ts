@@ -1,6 +1,6 @@
 import { EngineError } from "../errors";
-import { asEngineError, messageOf, type PDFDocument } from "./document";
-import { loadMupdf, type Mupdf } from "./loader";
+import { asEngineError, openPdfDocument } from "./document";
+import { loadMupdf } from "./loader";
 
 export interface UnlockOutcome {
   data: Uint8Array;
@@ -14,17 +14,6 @@ export interface UnlockOutcome {
 // authenticatePassword: 0 wrong, 1 none needed, 2 user, 4 owner, 6 both.
 const MATCH: Record<number, UnlockOutcome["matched"]> = { 2: "user", 4: "owner", 6: "both" };
 
-function open(mupdf: Mupdf, bytes: Uint8Array): PDFDocument {
-  let doc: PDFDocument | null;
-  try {
-    doc = mupdf.Document.openDocument(bytes, "application/pdf").asPDF();
-  } catch (err) {
-    throw new EngineError("corrupt", `The PDF could not be read: ${messageOf(err)}`);
-  }
-  if (!doc) throw new EngineError("corrupt", "The file is not a PDF.");
-  return doc;
-}
-
 /**
  * Removes encryption (RC4 40/128, AES-128, AES-256) given the user or the
  * owner password, like `qpdf --decrypt --password=...`. The password must
@@ -34,7 +23,7 @@ function open(mupdf: Mupdf, bytes: Uint8Array): PDFDocument {
  */
 export async function unlockPdf(bytes: Uint8Array, password: string): Promise<UnlockOutcome> {
   const mupdf = await loadMupdf();
-  const doc = open(mupdf, bytes);
+  const doc = openPdfDocument(mupdf, bytes);
   try {
     // needsPassword and then authenticatePassword come first: any other call
     // on a locked document spoils it (PLATFORM-NOTES).

@@ -20,7 +20,6 @@ export class SequentialReader {
   private readonly r: BitReader;
   private readonly dc: DecodeTable[];
   private readonly ac: DecodeTable[];
-  private readonly order: number[];
   private readonly restartInterval: number;
   private preds: number[];
   private mcu = 0;
@@ -34,7 +33,6 @@ export class SequentialReader {
     this.dqt = tables.dqt;
     this.restartInterval = tables.restartInterval;
     const header = parseScanHeader(scan.header, this.g);
-    this.order = header.components.map((c) => c.index);
     this.dc = [];
     this.ac = [];
     for (const c of header.components) {
