@@ -5,19 +5,10 @@ import { accountWithKey, balanceOf } from "../../support/accounts";
 import { fails, ok, withKey } from "./client";
 import { file, photo } from "./fixtures";
 import { formatOf, sizeOf } from "./inspect";
+import { pngHeaderOnly } from "../../support/forged";
 
 const MiB = 1024 * 1024;
 
-/** A PNG whose header claims width x height, with no real image data behind it. */
-function forgedPng(width: number, height: number): Uint8Array {
-  const b = new Uint8Array(64);
-  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  const v = new DataView(b.buffer);
-  v.setUint32(16, width);
-  v.setUint32(20, height);
-  b.set([8, 6, 0, 0, 0], 24);
-  return b;
-}
 
 describe("memory fit of image calls (128 MB Worker)", () => {
   it("estimates from measured per-pixel costs: a 12 MP AVIF cannot fit, a banded 24 MP JPEG can", () => {
@@ -30,7 +21,7 @@ describe("memory fit of image calls (128 MB Worker)", () => {
 
   it("refuses from the header, before decoding, with 422 image_too_large and charges nothing", async () => {
     const acct = await accountWithKey({ credits: 50 });
-    const big = file(forgedPng(5000, 4000), "big.png");
+    const big = file(pngHeaderOnly(5000, 4000), "big.png");
     for (const [path, extra] of [
       ["/api/v1/image/convert", { target_format: "webp" }],
       ["/api/v1/image/compress", {}],

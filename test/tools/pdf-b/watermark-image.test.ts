@@ -5,6 +5,7 @@ import { download, postForm, problem } from "../../support/http";
 import { expectMetering } from "./billing";
 import { corruptPdf, encryptedPdf, file, fixturePdf, makeImage, plainPdf } from "./helpers";
 import { blobsOn, bluish, dark, embeddedImageSizes, inkOn, pageTexts } from "./inspect";
+import { pngHeaderOnly } from "../../support/forged";
 
 const PATH = "/api/v1/watermark/image";
 type Fields = Record<string, string | File>;
@@ -138,9 +139,9 @@ describe("image watermark: errors", () => {
     ["text renamed .png", async () => png(new TextEncoder().encode("not an image at all"))],
     ["a truncated PNG", async () => png((await makeImage("png", 300, 300, [0, 0, 255])).slice(0, 120))],
     ["an empty file", async () => png(new Uint8Array())],
-    ["a PNG header claiming 20000 x 20000 pixels", async () => png(hugePngHeader())],
+    ["a PNG header claiming 20000 x 20000 pixels", async () => png(pngHeaderOnly(20000, 20000))],
     // Under the general 100 MP limit, but a 20 MP watermark would be an 80 MB pixmap.
-    ["a PNG header claiming 5000 x 4000 pixels", async () => png(hugePngHeader(5000, 4000))],
+    ["a PNG header claiming 5000 x 4000 pixels", async () => png(pngHeaderOnly(5000, 4000))],
   ];
   for (const [label, image] of badImages) {
     it(`422 invalid_image for ${label}`, async () => {
@@ -200,13 +201,3 @@ describe("image watermark: credits", () => {
   });
 });
 
-/** A valid PNG signature and IHDR for width x height, with no pixel data behind it. */
-function hugePngHeader(width = 20000, height = 20000): Uint8Array {
-  const bytes = new Uint8Array(33);
-  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  const view = new DataView(bytes.buffer);
-  view.setUint32(16, width);
-  view.setUint32(20, height);
-  bytes.set([8, 6, 0, 0, 0], 24);
-  return bytes;
-}
