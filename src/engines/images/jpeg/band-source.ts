@@ -1,6 +1,6 @@
 import { EngineError } from "../../errors";
+import type { BandSource, PixelBand } from "../bands";
 import { memoryProbe } from "../probe";
-import type { Pixels } from "../types";
 import type { CoefBand } from "./band";
 import { bandPixels, joinBands } from "./band-pixels";
 import { cmykBandPixels } from "./cmyk";
@@ -16,19 +16,13 @@ import { isStreamable, SequentialReader } from "./sequential";
 // context above and below so chroma upsampling at band seams matches a whole
 // decode.
 
-export interface PixelBand {
-  /** First image row of the band. */
-  y: number;
-  pixels: Pixels;
-}
-
 interface CoefReader {
   g: FrameGeometry;
   dqt: Uint8Array[];
   next(rows: number): CoefBand;
 }
 
-export class JpegBandSource {
+export class JpegBandSource implements BandSource {
   readonly width: number;
   readonly height: number;
   private readonly reader: CoefReader;

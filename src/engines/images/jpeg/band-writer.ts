@@ -1,3 +1,4 @@
+import type { RowSink } from "../bands";
 import { concat } from "../bytes";
 import { encodeJpeg } from "../codecs/jpeg";
 import { withJpegMetadata } from "../metadata";
@@ -17,7 +18,7 @@ import { EOI_BYTES, jpegHeader, ScanEncoder, type HuffmanSet } from "./write";
 // then re-coded as one scan with Huffman tables optimised over the whole
 // image. Only compressed bands are kept between the two passes.
 
-export class JpegBandWriter {
+export class JpegBandWriter implements RowSink {
   readonly bandRows: number;
   private pending: Uint8Array;
   private filled = 0;

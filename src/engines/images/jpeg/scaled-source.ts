@@ -7,7 +7,7 @@ import { isArithmetic, type JpegStructure } from "./markers";
 import { ProgressiveReader } from "./progressive";
 import { readQuantTables } from "./quant-tables";
 import { isStreamable, SequentialReader } from "./sequential";
-import type { PixelBand } from "./band-source";
+import type { BandSource, PixelBand } from "../bands";
 
 // A JPEG decoded straight at 1/2, 1/4 or 1/8 of its size, as libjpeg's
 // scale_denom does: each 8x8 block's lowest NxN frequencies go through an
@@ -59,7 +59,7 @@ export function scaleDenominator(srcW: number, srcH: number, w: number, h: numbe
   return 1;
 }
 
-export class ScaledJpegSource {
+export class ScaledJpegSource implements BandSource {
   readonly width: number;
   readonly height: number;
   private readonly reader: CoefSource;
