@@ -25,3 +25,19 @@ export interface RowSink {
   /** The encoded file, once every row has been written. */
   finish(): Promise<Uint8Array>;
 }
+
+/** Whole pixels seen as a band source (views, no copies), for paths that accept any source. */
+export function pixelsSource(px: Pixels): BandSource {
+  return {
+    width: px.width,
+    height: px.height,
+    async *bands(targetPixels = 1 << 20) {
+      const rows = Math.max(1, Math.floor(targetPixels / px.width));
+      const rowBytes = px.width * 4;
+      for (let y = 0; y < px.height; y += rows) {
+        const h = Math.min(rows, px.height - y);
+        yield { y, pixels: { data: px.data.subarray(y * rowBytes, (y + h) * rowBytes), width: px.width, height: h } };
+      }
+    },
+  };
+}
