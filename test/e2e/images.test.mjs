@@ -136,6 +136,33 @@ test("24-megapixel progressive JPEGs compress and resize in the bundled Worker, 
   })();
 });
 
+test("a 12-megapixel PNG is read in bands; big AVIF output is a grid that native decoders read", (t) => {
+  if (!requireTool(t, "convert") || !requireTool(t, "identify") || !requireTool(t, "avifdec") || !requireTool(t, "compare")) return;
+  return (async () => {
+    const sample = join(ROOT, "..", "shared", "corpus", "images", "libvips", "sample.jpg");
+    const png = join(tmp, "big.png");
+    run("convert", [sample, "-resize", "4000x3000!", "-attenuate", "0.2", "+noise", "Gaussian", png]);
+    const bytes = readFileSync(png);
+    // 12 MP: a whole decode (PNG heap + RGBA) would not fit a Worker.
+    const jpg = await ok("/api/v1/image/convert", bytes, "big.png", { target_format: "jpg", quality: 90 });
+    assert.deepEqual(identify(jpg.path), ["JPEG", "4000x3000"]);
+    const vsJpg = spawnSync("compare", ["-metric", "PSNR", jpg.path, png, "null:"], { encoding: "utf8" });
+    assert.ok(Number.parseFloat(vsJpg.stderr) > 32, `PNG -> JPEG PSNR ${vsJpg.stderr}`);
+    const small = await ok("/api/v1/image/compress", bytes, "big.png", { quality: 70 });
+    assert.deepEqual(identify(small.path), ["PNG", "4000x3000"]);
+    assert.ok(small.body.meta.output_size < bytes.length);
+    // 3 MP to AVIF: written as a grid of tiles, decoded here by libavif.
+    const mid = join(tmp, "mid.png");
+    run("convert", [sample, "-resize", "2000x1500!", mid]);
+    const avif = await ok("/api/v1/image/convert", readFileSync(mid), "mid.png", { target_format: "avif", quality: 85 });
+    const back = join(tmp, "mid-back.png");
+    run("avifdec", [avif.path, back]);
+    assert.deepEqual(identify(back), ["PNG", "2000x1500"]);
+    const cmp = spawnSync("compare", ["-metric", "PSNR", back, mid, "null:"], { encoding: "utf8" });
+    assert.ok(Number.parseFloat(cmp.stderr) > 33, `grid AVIF vs source PSNR ${cmp.stderr}`);
+  })();
+});
+
 test("bad uploads are 422 problems and charge nothing", async () => {
   for (const [bytes, name, code] of [
     [new TextEncoder().encode("not an image"), "x.png", "invalid_image"],

@@ -13,7 +13,11 @@ import { withPngIcc } from "./metadata";
 import { swapsAxes } from "./orientation";
 import { quantize } from "./quantize";
 import type { ImageResult } from "./result";
-import { compressLargeJpeg, STREAM_PIXELS } from "./streaming";
+import { compressLargeJpeg, STREAM_PIXELS, transcode } from "./streaming";
+import { pngInterlaced, sinkRoad, sourceRoad } from "./paths";
+import { openSink } from "./sinks";
+import { bandedOrientation, openSource } from "./sources";
+import { quantizePngStreaming } from "./quantize-stream";
 import type { ImageHeader, Pixels } from "./types";
 
 // Compress keeps the source format (api.md). JPEG: re-quantised in the DCT
@@ -76,15 +80,39 @@ async function compressJpeg(input: Uint8Array, quality: number, header: ImageHea
   return { bytes, format: "jpeg", width, height, originalWidth: width, originalHeight: height, notes };
 }
 
+/**
+ * A big non-interlaced PNG in bands: quantised in two passes over the source
+ * (histogram, then remapping) or, at quality 100, re-encoded losslessly row by
+ * row. One that must be turned upright takes the whole road (null).
+ */
+async function compressPngInBands(input: Uint8Array, quality: number, header: ImageHeader): Promise<ImageResult | null> {
+  if (bandedOrientation(input, "png-bands") !== 1) return null;
+  const { width, height } = header;
+  assertFitsWorker({ input: { format: "png", pixels: width * height }, source: "png-bands", output: { format: "png", width, height, sink: "png-rows" } });
+  const opened = await openSource(input, "png-bands");
+  const encoded =
+    quality >= 100
+      ? await transcode(opened.source, width, height, openSink("png-rows", { ...opened, format: "png", width, height, quality }))
+      : withPngIcc(await quantizePngStreaming(opened.source, quality), opened.icc);
+  const notes = [...opened.notes];
+  const bytes = neverLarger(input, encoded, notes);
+  return { bytes, format: "png", width, height, originalWidth: width, originalHeight: height, notes };
+}
+
 export async function compressImage(input: Uint8Array, quality: number): Promise<ImageResult> {
   const header = readHeader(input);
-  if (header.format === "jpeg") {
+  const pixels = header.width * header.height;
+  const format = header.format;
+  const road = sourceRoad({ format, pixels, interlaced: format === "png" && pngInterlaced(input) });
+  if (format === "jpeg") {
     const done = await compressJpeg(input, quality, header);
     if (done) return done;
   }
-  const pixels = header.width * header.height;
-  const format = header.format;
-  assertFitsWorker({ input: { format, pixels }, output: { format, pixels }, bandedInput: false });
+  if (road === "png-bands") {
+    const done = await compressPngInBands(input, quality, header);
+    if (done) return done;
+  }
+  assertFitsWorker({ input: { format, pixels }, source: "whole", output: { format, width: header.width, height: header.height, sink: sinkRoad(format, pixels, 1) } });
   const d = await decodeImage(input);
   const swap = swapsAxes(d.orientation);
   const width = swap ? d.pixels.height : d.pixels.width;

@@ -3,10 +3,11 @@ import { avifInfo, withPixi } from "./avif-container";
 import { AVIF_AVAILABLE, decodeAvif } from "./codecs/avif";
 import { decodeBmp } from "./codecs/bmp";
 import { decodeGif } from "./codecs/gif";
-import { decodePng } from "./codecs/png";
 import { decodeTiff } from "./codecs/tiff";
 import { decodeWebp } from "./codecs/webp";
 import { readHeader } from "./header";
+import { PngBandSource } from "./png/band-source";
+import { collect } from "./streaming";
 import { decodeJpegFile } from "./jpeg/decode-file";
 import { pngIcc, pngIsAnimated, pngOrientation, rgbIcc, webpIcc, webpOrientation } from "./metadata";
 import { applyOrientation } from "./orientation";
@@ -55,7 +56,9 @@ async function decodeBody(format: ImageFormat, b: Uint8Array): Promise<Omit<Deco
     case "png": {
       const frames = pngIsAnimated(b);
       const notes = frames > 1 ? [`animated PNG: the default image of ${frames} frames was used`] : [];
-      return { pixels: await decodePng(b), orientation: pngOrientation(b), icc: pngIcc(b), frames, notes };
+      const source = new PngBandSource(b);
+      const pixels = await collect(source.bands(), source.width, source.height);
+      return { pixels, orientation: pngOrientation(b), icc: pngIcc(b), frames, notes };
     }
     case "webp":
       return decodeWebpFile(b);

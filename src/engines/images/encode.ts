@@ -1,5 +1,6 @@
 import { unavailable } from "./decode";
 import { AVIF_AVAILABLE, encodeAvif } from "./codecs/avif";
+import { AVIF_GRID_PIXELS, encodeAvifGrid } from "./avif/grid-writer";
 import { encodeBmp } from "./codecs/bmp";
 import { encodeGif } from "./codecs/gif";
 import { encodeJpeg } from "./codecs/jpeg";
@@ -40,7 +41,8 @@ export async function encodeImage(px: Pixels, format: ImageFormat, opts: EncodeO
       return withWebpIcc(await encodeWebp(px, opts.quality), opts.icc, px.width, px.height);
     case "avif":
       if (!AVIF_AVAILABLE) throw unavailable("AVIF");
-      return encodeAvif(px, opts.quality);
+      // aom's heap grows with the frame: big pictures are written as a grid of tiles.
+      return px.width * px.height > AVIF_GRID_PIXELS ? encodeAvifGrid(px, opts.quality, { alpha: hasAlpha(px) }) : encodeAvif(px, opts.quality);
     case "gif":
       return encodeGif(px);
     case "bmp":

@@ -13,7 +13,8 @@ export interface Box {
   end: number;
 }
 
-const FULL_BOXES = new Set(["meta", "pitm", "iloc", "iinf", "infe", "ipma", "ispe", "pixi", "irot", "iref"]);
+// irot and imir are plain ItemProperty boxes: no version/flags before their byte.
+const FULL_BOXES = new Set(["meta", "pitm", "iloc", "iinf", "infe", "ipma", "ispe", "pixi", "iref"]);
 
 export function readBoxes(b: Uint8Array, from: number, to: number): Box[] {
   const out: Box[] = [];

@@ -1,14 +1,14 @@
 import { EngineError } from "../errors";
-import { OXIPNG_PIXELS, STREAM_PIXELS, WHOLE_JPEG_ENCODE_PIXELS } from "./budget";
+import { avifGridBytes } from "./avif/grid-writer";
+import type { SinkRoad, SourceRoad } from "./paths";
 import type { ImageFormat } from "./types";
 
 // A Worker isolate has 128 MB for everything, and production enforces it by
 // killing the isolate (a 5xx for the caller) where local workerd does not.
 // Whole-image codecs cost a measured number of bytes per pixel (README,
 // "Memory"); this refuses, from the header and before any decoding, a call
-// whose working set would not fit, with a 422 that says why. JPEG inputs
-// over STREAM_PIXELS and JPEG outputs over WHOLE_JPEG_ENCODE_PIXELS run in
-// bands of bounded size and are never refused for size.
+// whose working set would not fit, with a 422 that says why. The roads that
+// read or write in bands (paths.ts) cost a bounded amount whatever the size.
 
 const MiB = 1024 * 1024;
 
@@ -19,36 +19,64 @@ const MiB = 1024 * 1024;
  */
 export const IMAGE_CALL_BUDGET = 80 * MiB;
 
-/** WASM decoder heap per pixel (jSquash builds, measured in Node). */
-const DECODE_BYTES: Record<ImageFormat, number> = { jpeg: 4, png: 9, webp: 4.7, avif: 18, gif: 1, bmp: 1, tiff: 4 };
-/** Encoder heap per output pixel. PNG above OXIPNG_PIXELS uses our streaming writer. */
-const ENCODE_BYTES: Record<ImageFormat, number> = { jpeg: 17, png: 27, webp: 11, avif: 31, gif: 2, bmp: 3, tiff: 2 };
+/**
+ * Decoder working memory per pixel besides the RGBA result (jSquash WASM
+ * heaps measured in Node; PNG is our reader, whose whole-image road is an
+ * interlaced file: its Adam7 passes are assembled into one more RGBA copy).
+ */
+const DECODE_BYTES: Record<ImageFormat, number> = { jpeg: 4, png: 4, webp: 4.7, avif: 18, gif: 1, bmp: 1, tiff: 4 };
+/** Whole-image encoder heap per output pixel (AVIF: the worst seen, 148 MB for a 4 MP frame). */
+const ENCODE_BYTES: Record<ImageFormat, number> = { jpeg: 17, png: 27, webp: 11, avif: 37, gif: 2, bmp: 3, tiff: 2 };
 const RGBA = 4;
-/** The banded JPEG paths: a band of about a megapixel plus MozJPEG's own heap. */
+/** A band of about a megapixel plus MozJPEG's own heap (the banded JPEG reader and writer). */
 const BANDED_JPEG_BYTES = 24 * MiB;
+/** The streaming PNG reader: a band of RGBA, two scanlines and inflate's window. */
+const PNG_BANDS_BYTES = 8 * MiB;
+/** The streaming PNG writer keeps only compressed rows: photos deflate to about 2 bytes a pixel. */
+const PNG_ROWS_BYTES_PER_PIXEL = 2;
 
 export interface MemoryPlan {
   input: { format: ImageFormat; pixels: number };
+  source: SourceRoad;
   /** Omitted for the check before decoding when the output size is not known yet. */
-  output?: { format: ImageFormat; pixels: number };
-  /** True when the input is a big JPEG read in bands (never whole). */
-  bandedInput: boolean;
+  output?: { format: ImageFormat; width: number; height: number; sink: SinkRoad };
+}
+
+function sourceBytes(plan: MemoryPlan): number {
+  switch (plan.source) {
+    case "jpeg-bands":
+      return BANDED_JPEG_BYTES;
+    case "png-bands":
+      return PNG_BANDS_BYTES;
+    case "whole":
+      return plan.input.pixels * (DECODE_BYTES[plan.input.format] + RGBA);
+  }
+}
+
+function sinkBytes(output: NonNullable<MemoryPlan["output"]>): number {
+  const pixels = output.width * output.height;
+  switch (output.sink) {
+    case "jpeg-bands":
+      return BANDED_JPEG_BYTES;
+    case "png-rows":
+      return pixels * PNG_ROWS_BYTES_PER_PIXEL;
+    case "avif-grid":
+      return avifGridBytes(output.width, output.height);
+    case "whole":
+      return pixels * ENCODE_BYTES[output.format];
+  }
 }
 
 export function estimateBytes(plan: MemoryPlan): number {
+  const decode = sourceBytes(plan);
   const { input, output } = plan;
-  const decode = plan.bandedInput ? BANDED_JPEG_BYTES : input.pixels * (DECODE_BYTES[input.format] + RGBA);
   if (!output) return decode;
-  const bandedJpegOut = output.format === "jpeg" && output.pixels > WHOLE_JPEG_ENCODE_PIXELS;
-  const streamingPngOut = output.format === "png" && output.pixels > OXIPNG_PIXELS;
-  let encode: number;
-  if (bandedJpegOut) encode = BANDED_JPEG_BYTES;
-  else if (streamingPngOut) encode = output.pixels * ENCODE_BYTES.tiff;
-  else encode = output.pixels * ENCODE_BYTES[output.format];
-  // The output picture exists whole beside the source when it was resized from
-  // a whole decode, or when banded input feeds an encoder that needs it whole.
-  const wholeOutput = plan.bandedInput ? !(bandedJpegOut || streamingPngOut) : output.pixels !== input.pixels;
-  return decode + encode + (wholeOutput ? output.pixels * RGBA : 0);
+  const pixels = output.width * output.height;
+  // The output picture exists whole beside the source when a whole decode is
+  // resized (the whole-image resizers), or when bands are collected for a
+  // whole-image encoder. A whole decode at its own size is encoded as it is.
+  const wholeOutput = plan.source === "whole" ? pixels !== input.pixels : output.sink === "whole";
+  return decode + sinkBytes(output) + (wholeOutput ? pixels * RGBA : 0);
 }
 
 /** Throws EngineError("too_large") (422 image_too_large) when the plan cannot fit. */
@@ -58,18 +86,14 @@ export function assertFitsWorker(plan: MemoryPlan): void {
   const mp = (n: number) => (n / 1e6).toFixed(1);
   const { input, output } = plan;
   const source = `${input.format.toUpperCase()} of ${mp(input.pixels)} MP`;
+  const outPixels = output ? output.width * output.height : 0;
   const what =
-    !output || (input.format === output.format && input.pixels === output.pixels)
+    !output || (input.format === output.format && input.pixels === outPixels)
       ? source
-      : `${source} to ${output.format.toUpperCase()} of ${mp(output.pixels)} MP`;
+      : `${source} to ${output.format.toUpperCase()} of ${mp(outPixels)} MP`;
   throw new EngineError(
     "too_large",
     `Processing this ${what} needs about ${Math.round(bytes / MiB)} MB, more than the ${IMAGE_CALL_BUDGET / MiB} MB an image call may use in a 128 MB Worker. ` +
-      "Send a smaller image, or a JPEG (large JPEGs are processed in bands).",
+      "Send a smaller image, or a JPEG or non-interlaced PNG (those are read in bands at any size).",
   );
-}
-
-/** True for inputs the engine reads in bands (see streaming.ts). */
-export function isBanded(format: ImageFormat, pixels: number): boolean {
-  return format === "jpeg" && pixels > STREAM_PIXELS;
 }

@@ -35,7 +35,8 @@ export function applyOrientation(px: Pixels, orientation: number): Pixels {
 
 /**
  * HEIF transforms as one EXIF orientation: `irot` turns anti-clockwise by
- * angle*90 degrees, then `imir` mirrors (axis 0: left-right, 1: top-bottom).
+ * angle*90 degrees, then `imir` mirrors (ISO/IEC 23008-12:2022, as libavif
+ * and libheif read it: axis 0 exchanges top and bottom, 1 left and right).
  */
 export function heifOrientation(angle: number, mirrorAxis: number | undefined): number {
   // Rotation only: 0 -> 1, 90 ccw -> 8, 180 -> 3, 270 ccw -> 6.
@@ -44,5 +45,5 @@ export function heifOrientation(angle: number, mirrorAxis: number | undefined): 
   // A mirror after a rotation, written as the single equivalent orientation.
   const leftRight: Record<number, number> = { 1: 2, 8: 7, 3: 4, 6: 5 };
   const topBottom: Record<number, number> = { 1: 4, 8: 5, 3: 2, 6: 7 };
-  return (mirrorAxis === 0 ? leftRight : topBottom)[rot];
+  return (mirrorAxis === 1 ? leftRight : topBottom)[rot];
 }

@@ -1,3 +1,4 @@
+import { memoryProbe } from "./probe";
 import type { Pixels } from "./types";
 
 // Palette quantiser in the manner of libimagequant: a colour histogram, median
@@ -31,30 +32,15 @@ const KEY_BITS = 19; // 5 bits each of R, G, B and 4 of alpha
 const keyOf = (r: number, g: number, b: number, a: number): number =>
   a < 8 ? 0 : ((r >> 3) << 14) | ((g >> 3) << 9) | ((b >> 3) << 4) | (a >> 4);
 
-/** The exact palette when the image has at most `max` colours, else null. */
-function exactPalette(px: Pixels, max: number): Palette | null {
-  const src = new Uint32Array(px.data.buffer, px.data.byteOffset, px.width * px.height);
-  const seen = new Map<number, number>();
-  const indices = new Uint8Array(src.length);
-  for (let i = 0; i < src.length; i++) {
-    let v = src[i];
-    // All fully transparent pixels are one colour.
-    if (v >>> 24 === 0 && isLittleEndian) v = 0;
-    let idx = seen.get(v);
-    if (idx === undefined) {
-      if (seen.size >= max) return null;
-      idx = seen.size;
-      seen.set(v, idx);
-    }
-    indices[i] = idx;
-  }
-  const colors = new Uint8Array(seen.size * 4);
-  const view = new Uint32Array(colors.buffer);
-  for (const [v, idx] of seen) view[idx] = v;
-  return { colors, indices };
-}
-
 const isLittleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Band pixels as 32-bit words (a copy only when the band is not 4-byte aligned). */
+function words(px: Pixels): Uint32Array {
+  const n = px.width * px.height;
+  const d = px.data;
+  if (d.byteOffset % 4 === 0) return new Uint32Array(d.buffer, d.byteOffset, n);
+  return new Uint32Array(Uint8Array.from(d.subarray(0, n * 4)).buffer);
+}
 
 interface Histogram {
   n: number;
@@ -65,44 +51,162 @@ interface Histogram {
   inner: Float64Array;
 }
 
-function histogram(px: Pixels): Histogram {
-  const d = px.data;
-  const total = px.width * px.height;
-  // Huge images: a regular sample of at most ~4M pixels describes the colours as well.
-  const step = Math.max(1, Math.floor(total / 4_000_000));
-  const slot = new Int32Array(1 << KEY_BITS).fill(-1);
-  let n = 0;
-  for (let i = 0; i < total; i += step) {
-    const o = i * 4;
-    const k = keyOf(d[o], d[o + 1], d[o + 2], d[o + 3]);
-    if (slot[k] < 0) slot[k] = n++;
+/** Most pixels the histogram looks at: huge images are sampled regularly, which describes the colours as well. */
+const HISTOGRAM_SAMPLES = 4_000_000;
+
+/**
+ * First half of quantisation, fed band by band (rows top to bottom): the exact
+ * colour set while there are at most `maxColors` colours, and the bucketed
+ * histogram of a regular sample of pixels (every `step`-th pixel by index in
+ * the whole image, so bands of any size give the same histogram).
+ */
+export class PaletteBuilder {
+  private readonly step: number;
+  private readonly total: number;
+  /** Pixels added so far (global index of the next one). */
+  private seenPixels = 0;
+  /** Exact colours in order of first appearance; null once there are too many. */
+  private exact: Map<number, number> | null = new Map();
+  private slot: Int32Array | null = new Int32Array(1 << KEY_BITS).fill(-1);
+  private n = 0;
+  private count = new Float64Array(1024);
+  private sum = new Float64Array(1024 * 4);
+  private sq = new Float64Array(1024);
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    readonly maxColors: number,
+    /** Pixels the histogram samples at most (tests lower it to exercise sampling on small images). */
+    maxSamples = HISTOGRAM_SAMPLES,
+  ) {
+    this.total = width * height;
+    this.step = Math.max(1, Math.floor(this.total / maxSamples));
   }
-  const count = new Float64Array(n);
-  const sum = new Float64Array(n * 4);
-  const sq = new Float64Array(n);
-  for (let i = 0; i < total; i += step) {
-    const o = i * 4;
-    const a = d[o + 3];
-    const s = slot[keyOf(d[o], d[o + 1], d[o + 2], a)];
-    const f = a / 255;
-    const r = d[o] * f, g = d[o + 1] * f, b = d[o + 2] * f;
-    count[s]++;
-    sum[s * 4] += r;
-    sum[s * 4 + 1] += g;
-    sum[s * 4 + 2] += b;
-    sum[s * 4 + 3] += a;
-    sq[s] += r * r + g * g + b * b + a * a;
+
+  /** Adds the next rows of the image (`rows.width` must be the image width). */
+  add(rows: Pixels): void {
+    if (!this.slot) throw new Error("PaletteBuilder: add() after build()");
+    if (rows.width !== this.width) throw new Error(`PaletteBuilder: band width ${rows.width}, image width ${this.width}`);
+    const n = rows.width * rows.height;
+    const from = this.seenPixels;
+    if (from + n > this.total) throw new Error("PaletteBuilder: more rows than the image has");
+    this.seenPixels += n;
+    if (this.exact) this.addExact(rows);
+    this.addHistogram(rows.data, from, n);
   }
-  const inner = new Float64Array(n);
-  for (let s = 0; s < n; s++) {
-    let m2 = 0;
-    for (let c = 0; c < 4; c++) {
-      sum[s * 4 + c] /= count[s];
-      m2 += sum[s * 4 + c] * sum[s * 4 + c];
+
+  private addExact(rows: Pixels): void {
+    const seen = this.exact!;
+    const src = words(rows);
+    const max = this.maxColors;
+    let last = -1;
+    for (let i = 0; i < src.length; i++) {
+      let v = src[i];
+      // All fully transparent pixels are one colour.
+      if (v >>> 24 === 0 && isLittleEndian) v = 0;
+      if (v === last) continue;
+      last = v;
+      if (!seen.has(v)) {
+        if (seen.size >= max) {
+          this.exact = null;
+          return;
+        }
+        seen.set(v, seen.size);
+      }
     }
-    inner[s] = Math.max(0, sq[s] - count[s] * m2);
   }
-  return { n, count, mean: sum, inner };
+
+  private grow(): void {
+    const cap = this.count.length * 2;
+    const count = new Float64Array(cap);
+    count.set(this.count);
+    const sum = new Float64Array(cap * 4);
+    sum.set(this.sum);
+    const sq = new Float64Array(cap);
+    sq.set(this.sq);
+    this.count = count;
+    this.sum = sum;
+    this.sq = sq;
+  }
+
+  private addHistogram(d: Uint8Array | Uint8ClampedArray, from: number, n: number): void {
+    const slot = this.slot!;
+    const step = this.step;
+    // First sampled pixel of this band: global indices 0, step, 2·step, ...
+    const first = Math.ceil(from / step) * step - from;
+    for (let i = first; i < n; i += step) {
+      const o = i * 4;
+      const a = d[o + 3];
+      const k = keyOf(d[o], d[o + 1], d[o + 2], a);
+      let s = slot[k];
+      if (s < 0) {
+        if (this.n === this.count.length) this.grow();
+        s = slot[k] = this.n++;
+      }
+      const f = a / 255;
+      const r = d[o] * f, g = d[o + 1] * f, b = d[o + 2] * f;
+      const sum = this.sum;
+      this.count[s]++;
+      sum[s * 4] += r;
+      sum[s * 4 + 1] += g;
+      sum[s * 4 + 2] += b;
+      sum[s * 4 + 3] += a;
+      this.sq[s] += r * r + g * g + b * b + a * a;
+    }
+  }
+
+  /**
+   * The palette, once every row has been added: the exact colours (in order
+   * of first appearance) when there are few enough, else median cut to the
+   * quality's error target and k-means refinement. Frees the histogram.
+   */
+  build(opts: { quality: number }): BuiltPalette {
+    if (this.seenPixels !== this.total) throw new Error(`PaletteBuilder: ${this.seenPixels} of ${this.total} pixels added`);
+    if (!this.slot) throw new Error("PaletteBuilder: build() called twice");
+    this.slot = null;
+    if (this.exact) {
+      const colors = new Uint8Array(this.exact.size * 4);
+      const view = new Uint32Array(colors.buffer);
+      for (const [v, idx] of this.exact) view[idx] = v;
+      this.exact = null;
+      return { colors, exact: true };
+    }
+    const h = this.histogram();
+    const sampled = h.count.reduce((s, v) => s + v, 0);
+    // Error budget in the histogram's units: 4 channels on a 0..255 scale.
+    const target = qualityToMse(opts.quality) * 255 * 255 * 4 * sampled;
+    const pal = medianCut(h, this.maxColors, target);
+    refine(h, pal, 3);
+    memoryProbe.sample();
+    return { colors: paletteBytes(pal), exact: false };
+  }
+
+  private histogram(): Histogram {
+    const n = this.n;
+    const count = this.count.subarray(0, n);
+    const sum = this.sum.subarray(0, n * 4);
+    const sq = this.sq;
+    const inner = new Float64Array(n);
+    for (let s = 0; s < n; s++) {
+      let m2 = 0;
+      for (let c = 0; c < 4; c++) {
+        sum[s * 4 + c] /= count[s];
+        m2 += sum[s * 4 + c] * sum[s * 4 + c];
+      }
+      inner[s] = Math.max(0, sq[s] - count[s] * m2);
+    }
+    this.count = this.sum = this.sq = new Float64Array(0);
+    return { n, count, mean: sum, inner };
+  }
+}
+
+/** What PaletteBuilder.build gives: RGBA entries, and whether they are the image's exact colours. */
+export interface BuiltPalette {
+  /** RGBA entries, 4 bytes each (straight alpha). */
+  colors: Uint8Array;
+  /** The image's own colours: map them by value (no search, no dithering). */
+  exact: boolean;
 }
 
 interface Box {
@@ -216,69 +320,129 @@ function paletteBytes(pal: number[][]): Uint8Array {
   return out;
 }
 
-/** Maps pixels to the palette, with serpentine Floyd–Steinberg error diffusion when asked. */
-function remap(px: Pixels, colors: Uint8Array, dither: boolean): Uint8Array {
-  const n = colors.length / 4;
-  const pal: number[][] = [];
-  for (let i = 0; i < n; i++) {
-    const a = colors[i * 4 + 3] / 255;
-    pal.push([colors[i * 4] * a, colors[i * 4 + 1] * a, colors[i * 4 + 2] * a, colors[i * 4 + 3]]);
-  }
-  const cache = new Int16Array(1 << KEY_BITS).fill(-1);
-  const lookup = (r: number, g: number, b: number, a: number): number => {
-    const k = keyOf(r, g, b, a);
-    let v = cache[k];
-    if (v < 0) {
-      const f = a / 255;
-      v = cache[k] = nearest(pal, r * f, g * f, b * f, a);
+/**
+ * Second half of quantisation: maps rows to palette indices, band by band, top
+ * to bottom. Floyd–Steinberg error rows and the serpentine direction (by image
+ * row) carry over between calls, so mapping an image in bands of any size gives
+ * exactly the indices of mapping it whole. With `exact`, `colors` are the
+ * image's own colours (PaletteBuilder's exact palette) and pixels are looked up
+ * by value.
+ */
+export class Remapper {
+  private readonly pal: number[][] = [];
+  private readonly cache: Int16Array | null = null;
+  private readonly exactIndex: Map<number, number> | null = null;
+  private cur: Float32Array | null = null;
+  private next: Float32Array | null = null;
+  /** Image row of the next row to map. */
+  private y = 0;
+
+  constructor(
+    readonly width: number,
+    readonly colors: Uint8Array,
+    readonly dither: boolean,
+    readonly exact = false,
+  ) {
+    const n = colors.length / 4;
+    if (exact) {
+      const view = new Uint32Array(Uint8Array.from(colors).buffer);
+      this.exactIndex = new Map();
+      for (let i = 0; i < n; i++) this.exactIndex.set(view[i], i);
+      return;
     }
-    return v;
-  };
-  const { width: w, height: h, data: d } = px;
-  const out = new Uint8Array(w * h);
-  const clamp = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : v | 0);
-  if (!dither) {
-    for (let i = 0; i < w * h; i++) out[i] = lookup(d[i * 4], d[i * 4 + 1], d[i * 4 + 2], d[i * 4 + 3]);
+    for (let i = 0; i < n; i++) {
+      const a = colors[i * 4 + 3] / 255;
+      this.pal.push([colors[i * 4] * a, colors[i * 4 + 1] * a, colors[i * 4 + 2] * a, colors[i * 4 + 3]]);
+    }
+    this.cache = new Int16Array(1 << KEY_BITS).fill(-1);
+    if (dither) {
+      this.cur = new Float32Array((width + 2) * 4);
+      this.next = new Float32Array((width + 2) * 4);
+    }
+  }
+
+  /** Palette indices for the next `rows.height` rows (`rows.width` must be the image width). */
+  map(rows: Pixels): Uint8Array {
+    if (rows.width !== this.width) throw new Error(`Remapper: band width ${rows.width}, image width ${this.width}`);
+    const out = this.exactIndex ? this.mapExact(rows) : this.mapNearest(rows);
+    this.y += rows.height;
     return out;
   }
-  let cur = new Float32Array((w + 2) * 4);
-  let next = new Float32Array((w + 2) * 4);
-  for (let y = 0; y < h; y++) {
-    const ltr = (y & 1) === 0;
-    for (let step = 0; step < w; step++) {
-      const x = ltr ? step : w - 1 - step;
-      const o = (y * w + x) * 4;
-      const e = (x + 1) * 4;
-      const r = clamp(d[o] + cur[e]), g = clamp(d[o + 1] + cur[e + 1]), b = clamp(d[o + 2] + cur[e + 2]), a = clamp(d[o + 3] + cur[e + 3]);
-      const idx = lookup(r, g, b, a);
-      out[y * w + x] = idx;
-      const p = idx * 4;
-      const err = [r - colors[p], g - colors[p + 1], b - colors[p + 2], a - colors[p + 3]];
-      const fwd = ltr ? 4 : -4;
-      for (let c = 0; c < 4; c++) {
-        // Damped a little (as libimagequant does) so flat areas stay quiet and compress well.
-        const ev = err[c] * 0.875;
-        cur[e + fwd + c] += (ev * 7) / 16;
-        next[e - fwd + c] += (ev * 3) / 16;
-        next[e + c] += (ev * 5) / 16;
-        next[e + fwd + c] += ev / 16;
+
+  private mapExact(rows: Pixels): Uint8Array {
+    const src = words(rows);
+    const index = this.exactIndex!;
+    const out = new Uint8Array(src.length);
+    let last = -1;
+    let lastIdx = 0;
+    for (let i = 0; i < src.length; i++) {
+      let v = src[i];
+      if (v >>> 24 === 0 && isLittleEndian) v = 0;
+      if (v !== last) {
+        const idx = index.get(v);
+        if (idx === undefined) throw new Error("Remapper: colour missing from the exact palette");
+        last = v;
+        lastIdx = idx;
       }
+      out[i] = lastIdx;
     }
-    [cur, next] = [next, cur];
-    next.fill(0);
+    return out;
   }
-  return out;
+
+  private mapNearest(px: Pixels): Uint8Array {
+    const { pal, colors } = this;
+    const cache = this.cache!;
+    const lookup = (r: number, g: number, b: number, a: number): number => {
+      const k = keyOf(r, g, b, a);
+      let v = cache[k];
+      if (v < 0) {
+        const f = a / 255;
+        v = cache[k] = nearest(pal, r * f, g * f, b * f, a);
+      }
+      return v;
+    };
+    const { width: w, height: h, data: d } = px;
+    const out = new Uint8Array(w * h);
+    const clamp = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : v | 0);
+    if (!this.dither) {
+      for (let i = 0; i < w * h; i++) out[i] = lookup(d[i * 4], d[i * 4 + 1], d[i * 4 + 2], d[i * 4 + 3]);
+      return out;
+    }
+    let cur = this.cur!;
+    let next = this.next!;
+    for (let y = 0; y < h; y++) {
+      const ltr = ((this.y + y) & 1) === 0;
+      for (let step = 0; step < w; step++) {
+        const x = ltr ? step : w - 1 - step;
+        const o = (y * w + x) * 4;
+        const e = (x + 1) * 4;
+        const r = clamp(d[o] + cur[e]), g = clamp(d[o + 1] + cur[e + 1]), b = clamp(d[o + 2] + cur[e + 2]), a = clamp(d[o + 3] + cur[e + 3]);
+        const idx = lookup(r, g, b, a);
+        out[y * w + x] = idx;
+        const p = idx * 4;
+        const err = [r - colors[p], g - colors[p + 1], b - colors[p + 2], a - colors[p + 3]];
+        const fwd = ltr ? 4 : -4;
+        for (let c = 0; c < 4; c++) {
+          // Damped a little (as libimagequant does) so flat areas stay quiet and compress well.
+          const ev = err[c] * 0.875;
+          cur[e + fwd + c] += (ev * 7) / 16;
+          next[e - fwd + c] += (ev * 3) / 16;
+          next[e + c] += (ev * 5) / 16;
+          next[e + fwd + c] += ev / 16;
+        }
+      }
+      [cur, next] = [next, cur];
+      next.fill(0);
+    }
+    this.cur = cur;
+    this.next = next;
+    return out;
+  }
 }
 
 export function quantize(px: Pixels, opts: QuantizeOptions): Palette {
-  const exact = exactPalette(px, opts.maxColors);
-  if (exact) return exact;
-  const h = histogram(px);
-  const sampled = h.count.reduce((s, v) => s + v, 0);
-  // Error budget in the histogram's units: 4 channels on a 0..255 scale.
-  const target = qualityToMse(opts.quality) * 255 * 255 * 4 * sampled;
-  const pal = medianCut(h, opts.maxColors, target);
-  refine(h, pal, 3);
-  const colors = paletteBytes(pal);
-  return { colors, indices: remap(px, colors, opts.dither) };
+  const builder = new PaletteBuilder(px.width, px.height, opts.maxColors);
+  builder.add(px);
+  const { colors, exact } = builder.build(opts);
+  return { colors, indices: new Remapper(px.width, colors, opts.dither, exact).map(px) };
 }

@@ -4,16 +4,19 @@ import { decodeImage, upright } from "./decode";
 import { encodeImage } from "./encode";
 import { checkPixels, readHeader } from "./header";
 import { assertFitsWorker } from "./memory-fit";
-import { checkedJpeg } from "./jpeg/decode-file";
 import { swapsAxes } from "./orientation";
+import { pngInterlaced, sinkRoad, sourceRoad, type SourceRoad } from "./paths";
 import { WASM_RESIZE_PIXELS } from "./budget";
-import { resizeInJs, resizeLargeJpeg, STREAM_PIXELS } from "./streaming";
+import { openSink } from "./sinks";
+import { bandedOrientation, openSource } from "./sources";
+import { resizeInJs, transcode } from "./streaming";
 import type { ImageResult } from "./result";
 import type { ImageFormat, ImageHeader } from "./types";
 
 export const MAX_SIDE = 20000;
 
 export interface ResizeRequest {
+  /** Upright target sides; omit both to keep the size (convert). */
   width?: number;
   height?: number;
   format?: ImageFormat;
@@ -33,32 +36,49 @@ export function targetSize(srcW: number, srcH: number, req: { width?: number; he
   return [w, h];
 }
 
-async function resizeLarge(input: Uint8Array, req: ResizeRequest, header: ImageHeader): Promise<ImageResult> {
-  const { orientation, icc } = checkedJpeg(input);
-  const [srcW, srcH] = swapsAxes(orientation) ? [header.height, header.width] : [header.width, header.height];
-  const [w, h] = targetSize(srcW, srcH, req);
+const keepsSize = (req: ResizeRequest) => req.width === undefined && req.height === undefined;
+
+/**
+ * An input read in bands (a big JPEG or non-interlaced PNG): resized (or not)
+ * on the fly into the output's sink, in stored order; the sink applies the
+ * orientation (as a JPEG tag, AVIF irot/imir, or by turning a whole picture).
+ */
+async function resizeBanded(input: Uint8Array, header: ImageHeader, road: Exclude<SourceRoad, "whole">, req: ResizeRequest): Promise<ImageResult> {
+  // Orientation and upright size first: a resize target is given upright.
+  const orientation = bandedOrientation(input, road);
+  const swap = swapsAxes(orientation);
+  const [srcW, srcH] = swap ? [header.height, header.width] : [header.width, header.height];
+  const [w, h] = keepsSize(req) ? [srcW, srcH] : targetSize(srcW, srcH, req);
   checkPixels(w, h, "The resized image");
-  const format = req.format ?? "jpeg";
-  assertFitsWorker({ input: { format: "jpeg", pixels: srcW * srcH }, output: { format, pixels: w * h }, bandedInput: true });
-  const bytes = await resizeLargeJpeg(input, { width: w, height: h, orientation, format, quality: req.quality, icc });
-  return { bytes, format, width: w, height: h, originalWidth: srcW, originalHeight: srcH, notes: [] };
+  const [storedW, storedH] = swap ? [h, w] : [w, h];
+  const format = req.format ?? header.format;
+  const sink = sinkRoad(format, w * h, orientation);
+  assertFitsWorker({ input: { format: header.format, pixels: header.width * header.height }, source: road, output: { format, width: storedW, height: storedH, sink } });
+  // A big JPEG shrunk a lot starts from a reduced-scale decode.
+  const opened = await openSource(input, road, keepsSize(req) ? undefined : { width: storedW, height: storedH });
+  const bytes = await transcode(opened.source, storedW, storedH, openSink(sink, { ...opened, format, width: storedW, height: storedH, quality: req.quality }));
+  return { bytes, format, width: w, height: h, originalWidth: srcW, originalHeight: srcH, notes: opened.notes };
 }
 
 export async function resizeImage(input: Uint8Array, req: ResizeRequest): Promise<ImageResult> {
   const header = readHeader(input);
-  if (header.format === "jpeg" && header.width * header.height > STREAM_PIXELS) return resizeLarge(input, req, header);
+  const pixels = header.width * header.height;
+  const road = sourceRoad({ format: header.format, pixels, interlaced: header.format === "png" && pngInterlaced(input) });
+  if (road !== "whole") return resizeBanded(input, header, road, req);
   // Decoding is checked from the header; the target size is only known (and
   // validated) once the orientation is, after decoding, and checked then.
-  const source = { format: header.format, pixels: header.width * header.height };
-  assertFitsWorker({ input: source, bandedInput: false });
+  const source = { format: header.format, pixels };
+  // A convert's output size is the input's: the whole call is checked before decoding.
+  const sameSize = keepsSize(req) ? { format: req.format ?? header.format, width: header.width, height: header.height } : null;
+  assertFitsWorker({ input: source, source: "whole", output: sameSize ? { ...sameSize, sink: sinkRoad(sameSize.format, pixels, 1) } : undefined });
   const d = await decodeImage(input);
   const px = upright(d);
-  const [w, h] = targetSize(px.width, px.height, req);
+  const [w, h] = keepsSize(req) ? [px.width, px.height] : targetSize(px.width, px.height, req);
   checkPixels(w, h, "The resized image");
-  assertFitsWorker({ input: source, output: { format: req.format ?? d.format, pixels: w * h }, bandedInput: false });
+  const format = req.format ?? d.format;
+  assertFitsWorker({ input: source, source: "whole", output: { format, width: w, height: h, sink: sinkRoad(format, w * h, 1) } });
   const small = px.width * px.height + w * h <= WASM_RESIZE_PIXELS;
   const out = w === px.width && h === px.height ? px : small ? await resizeLanczos3(px, w, h) : resizeInJs(px, w, h);
-  const format = req.format ?? d.format;
   const bytes = await encodeImage(out, format, { quality: req.quality, icc: d.icc });
   return { bytes, format, width: w, height: h, originalWidth: px.width, originalHeight: px.height, notes: d.notes };
 }

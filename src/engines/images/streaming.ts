@@ -1,17 +1,16 @@
-import { BAND_PIXELS, WHOLE_JPEG_ENCODE_PIXELS } from "./budget";
-import { encodeImage } from "./encode";
+import { BAND_PIXELS } from "./budget";
 import { JpegBandSource } from "./jpeg/band-source";
 import { JpegBandWriter } from "./jpeg/band-writer";
 import { parseJpeg } from "./jpeg/markers";
-import { canDecodeScaled, ScaledJpegSource, scaleDenominator } from "./jpeg/scaled-source";
-import { applyOrientation, swapsAxes } from "./orientation";
+import type { BandSource, RowSink } from "./bands";
+import { memoryProbe } from "./probe";
 import { StreamingResizer } from "./resample";
-import type { ImageFormat, Pixels } from "./types";
+import type { Pixels } from "./types";
 
-// Big JPEGs (over STREAM_PIXELS) never exist whole in memory: a 24-megapixel
-// photo is 96 MB as RGBA, and the codecs' WASM heaps would need as much again,
-// while a Worker has 128 MB in all. They are read, resized and written in
-// bands of about a megapixel.
+// Big pictures never exist whole in memory: a 24-megapixel photo is 96 MB as
+// RGBA, and the codecs' WASM heaps would need as much again, while a Worker
+// has 128 MB in all. They are read, resized and written in bands of about a
+// megapixel (paths.ts says which inputs and outputs can be).
 
 export { STREAM_PIXELS } from "./budget";
 
@@ -54,43 +53,16 @@ export async function compressLargeJpeg(b: Uint8Array, quality: number, meta: { 
   return out.finish();
 }
 
-export interface LargeResize {
-  /** Upright target size. */
-  width: number;
-  height: number;
-  orientation: number;
-  format: ImageFormat;
-  quality: number;
-  icc?: Uint8Array;
-}
-
 /**
- * Resizes in stored orientation (the target's sides swapped when the EXIF
- * orientation turns the picture), then turns the small result upright. A large
- * JPEG result is written band by band too. Reductions by 3 or more start from
- * a reduced-scale decode (jpeg/scaled-source.ts).
+ * Source to sink through the streaming Lanczos3 when the size changes: the
+ * picture never exists whole unless the sink itself needs it.
  */
-export async function resizeLargeJpeg(b: Uint8Array, req: LargeResize): Promise<Uint8Array> {
-  const s = parseJpeg(b);
-  const swap = swapsAxes(req.orientation);
-  const [w, h] = swap ? [req.height, req.width] : [req.width, req.height];
-  // A big downscale starts from a 1/2, 1/4 or 1/8 scale decode (DCT domain), never from full-size pixels.
-  const frame = s.frame;
-  const d = frame && canDecodeScaled(s) ? scaleDenominator(frame.width, frame.height, w, h) : 1;
-  const src = d > 1 ? new ScaledJpegSource(b, s, d) : new JpegBandSource(b, s);
-  const resizer = new StreamingResizer(src.width, src.height, w, h);
-  const streamOut = req.format === "jpeg" && w * h > WHOLE_JPEG_ENCODE_PIXELS;
-  const writer = streamOut ? new JpegBandWriter(w, h, req.quality, { icc: req.icc, orientation: req.orientation }, BAND_PIXELS) : null;
-  const whole = streamOut ? null : new Uint8Array(w * h * 4);
-  let y = 0;
-  for await (const band of src.bands(BAND_PIXELS)) {
-    for (const rows of resizer.push(band.pixels)) {
-      if (writer) await writer.write(rows);
-      else (whole as Uint8Array).set(rows.data, y * w * 4);
-      y += rows.height;
-    }
+export async function transcode(source: BandSource, width: number, height: number, sink: RowSink): Promise<Uint8Array> {
+  const resizer = width === source.width && height === source.height ? null : new StreamingResizer(source.width, source.height, width, height);
+  for await (const band of source.bands(BAND_PIXELS)) {
+    if (!resizer) await sink.write(band.pixels);
+    else for (const rows of resizer.push(band.pixels)) await sink.write(rows);
+    memoryProbe.sample();
   }
-  if (writer) return writer.finish();
-  const upright = applyOrientation({ data: whole as Uint8Array, width: w, height: h }, req.orientation);
-  return encodeImage(upright, req.format, { quality: req.quality, icc: req.icc });
+  return sink.finish();
 }

@@ -11,17 +11,25 @@ const MiB = 1024 * 1024;
 
 
 describe("memory fit of image calls (128 MB Worker)", () => {
-  it("estimates from measured per-pixel costs: a 12 MP AVIF cannot fit, a banded 24 MP JPEG can", () => {
-    expect(estimateBytes({ input: { format: "avif", pixels: 12.2e6 }, output: { format: "png", pixels: 12.2e6 }, bandedInput: false })).toBeGreaterThan(250 * MiB);
-    expect(estimateBytes({ input: { format: "jpeg", pixels: 24e6 }, output: { format: "jpeg", pixels: 24e6 }, bandedInput: true })).toBeLessThan(IMAGE_CALL_BUDGET);
-    expect(estimateBytes({ input: { format: "png", pixels: 1e6 }, output: { format: "webp", pixels: 1e6 }, bandedInput: false })).toBeLessThan(30 * MiB);
+  it("estimates from measured per-pixel costs: whole decodes grow with the picture, banded roads do not", () => {
+    const whole = (format: "avif" | "png" | "webp", pixels: number) => ({ input: { format, pixels }, source: "whole" as const });
+    expect(estimateBytes({ ...whole("avif", 12.2e6), output: { format: "png", width: 3024, height: 4032, sink: "png-rows" } })).toBeGreaterThan(250 * MiB);
+    const jpeg24 = { input: { format: "jpeg" as const, pixels: 24e6 }, source: "jpeg-bands" as const };
+    expect(estimateBytes({ ...jpeg24, output: { format: "jpeg", width: 6000, height: 4000, sink: "jpeg-bands" } })).toBeLessThan(IMAGE_CALL_BUDGET);
+    expect(estimateBytes({ ...jpeg24, output: { format: "avif", width: 6000, height: 4000, sink: "avif-grid" } })).toBeLessThan(IMAGE_CALL_BUDGET);
+    // Collecting 24 MP of bands for a whole-image WebP encoder cannot fit.
+    expect(estimateBytes({ ...jpeg24, output: { format: "webp", width: 6000, height: 4000, sink: "whole" } })).toBeGreaterThan(IMAGE_CALL_BUDGET);
+    const png24 = { input: { format: "png" as const, pixels: 24e6 }, source: "png-bands" as const };
+    expect(estimateBytes({ ...png24, output: { format: "jpeg", width: 6000, height: 4000, sink: "jpeg-bands" } })).toBeLessThan(IMAGE_CALL_BUDGET);
+    expect(estimateBytes({ ...whole("png", 1e6), output: { format: "webp", width: 1000, height: 1000, sink: "whole" } })).toBeLessThan(30 * MiB);
     // Decode-only estimate (before the target size is known).
-    expect(estimateBytes({ input: { format: "webp", pixels: 4e6 }, bandedInput: false })).toBeLessThan(40 * MiB);
+    expect(estimateBytes(whole("webp", 4e6))).toBeLessThan(40 * MiB);
   });
 
   it("refuses from the header, before decoding, with 422 image_too_large and charges nothing", async () => {
     const acct = await accountWithKey({ credits: 50 });
-    const big = file(pngHeaderOnly(5000, 4000), "big.png");
+    // Interlaced (Adam7) PNGs cannot be read in row order, so they are decoded whole.
+    const big = file(pngHeaderOnly(5000, 4000, { interlaced: true }), "big.png");
     for (const [path, extra] of [
       ["/api/v1/image/convert", { target_format: "webp" }],
       ["/api/v1/image/compress", {}],

@@ -44,10 +44,15 @@ export async function decodeAvif(bytes: Uint8Array): Promise<Pixels> {
   return { data: img.data, width: img.width, height: img.height };
 }
 
-export async function encodeAvif(pixels: Pixels, quality: number): Promise<Uint8Array> {
+/**
+ * 4:2:0 unless told otherwise: 4:4:4 is for grid tiles of a picture with an
+ * odd side, which a 4:2:0 grid cannot have (avif/grid-writer.ts).
+ */
+export async function encodeAvif(pixels: Pixels, quality: number, opts: { chroma?: "420" | "444" } = {}): Promise<Uint8Array> {
   const { module, messages, clear } = await encoder();
   clear();
-  const options: AvifOptions = { ...defaultOptions, quality, speed: AVIF_SPEED };
+  // jSquash's `subsample`: 1 is 4:2:0, 3 is 4:4:4.
+  const options: AvifOptions = { ...defaultOptions, quality, speed: AVIF_SPEED, subsample: opts.chroma === "444" ? 3 : 1 };
   const data = pixels.data instanceof Uint8Array ? pixels.data : new Uint8Array(pixels.data.buffer, pixels.data.byteOffset, pixels.data.length);
   let out: Uint8Array | null = null;
   try {

@@ -1,6 +1,8 @@
-import { Zlib } from "fflate";
+import { Deflate, zlibSync } from "fflate";
 import { ByteWriter, concat } from "../bytes";
 import { crc32 } from "../crc32";
+import { memoryProbe } from "../probe";
+import type { RowSink } from "../bands";
 import type { Palette } from "../quantize";
 import type { Pixels } from "../types";
 
@@ -8,7 +10,9 @@ import type { Pixels } from "../types";
 // heap needs ~27 bytes a pixel and seconds a megapixel): colour type reduced
 // to what the pixels need (grey, RGB, palette, with or without alpha), the
 // usual per-row adaptive filter choice, zlib level 9 for palettes, 6 for
-// true colour, streamed row by row.
+// true colour, streamed row by row (PngRowWriter, PalettePngRowWriter: memory
+// is a row or two plus the compressed output, and at most ONE_SHOT_BYTES of
+// filtered rows; see IdatStream for why).
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const w = new ByteWriter(data.length + 12);
@@ -85,80 +89,280 @@ export function layoutOf(px: Pixels): PngLayout {
   return grey ? (alpha ? "grey-alpha" : "grey") : alpha ? "rgba" : "rgb";
 }
 
-function compress(rows: (y: number) => Uint8Array, height: number, level: 6 | 9): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const z = new Zlib({ level });
-  z.ondata = (data) => {
-    parts.push(data);
-  };
-  for (let y = 0; y < height; y++) z.push(rows(y), y === height - 1);
-  return concat(parts);
+/**
+ * The IDAT stream of a PNG being written: one zlib stream, fed one filtered
+ * row at a time (the last one closes it). Holds only the compressed output.
+ */
+/** Size of the blocks the compressed stream is kept in. */
+const IDAT_BLOCK = 1 << 18;
+/** Filtered data up to this size is compressed in one zlibSync call (memory bounded by it). */
+const ONE_SHOT_BYTES = 4 << 20;
+/** fflate's LZ77 window, and the stored prefix that primes it. */
+const WINDOW = 32768;
+
+const adler32 = (a: number, b: number, d: Uint8Array): [number, number] => {
+  for (let i = 0; i < d.length; ) {
+    const end = Math.min(d.length, i + 5552);
+    for (; i < end; i++) {
+      a += d[i];
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
+  }
+  return [a, b];
+};
+
+/**
+ * The IDAT stream of a PNG being written: one zlib stream, fed one filtered
+ * row at a time. Holds the compressed output and at most ONE_SHOT_BYTES of rows.
+ *
+ * fflate's streaming Deflate (0.8.2, 0.8.3) can emit back-references into its
+ * zero-filled lookback window during the first 32 KB of a stream ("invalid
+ * distance too far back" for zlib and PNG decoders; fflate issue #260), which
+ * broke some palette PNGs. So small images are compressed in one zlibSync call
+ * (correct), and big ones start with their first 32 KB as a stored block that
+ * then primes a raw Deflate as its dictionary: every distance then points into
+ * data the decoder has. Zlib header and Adler-32 are written here.
+ */
+class IdatStream {
+  /** Compressed output in blocks of IDAT_BLOCK bytes (few enough to pass as arguments), the last one partly filled. */
+  private readonly parts: Uint8Array[] = [];
+  private block = new Uint8Array(0);
+  private filled = 0;
+  private y = 0;
+  private readonly total: number;
+  /** Rows not yet compressed: all of them on the one-shot road, else the first WINDOW bytes. */
+  private pending: Uint8Array | null;
+  private pendingLength = 0;
+  private deflate: Deflate | null = null;
+  private adler: [number, number] = [1, 0];
+
+  constructor(
+    private readonly height: number,
+    rowLength: number,
+    private readonly level: 6 | 9,
+  ) {
+    this.total = height * rowLength;
+    this.pending = new Uint8Array(this.total <= ONE_SHOT_BYTES ? this.total : WINDOW);
+  }
+
+  private keep(data: Uint8Array): void {
+    let at = 0;
+    while (at < data.length) {
+      if (this.filled === this.block.length) {
+        if (this.block.length) this.parts.push(this.block);
+        this.block = new Uint8Array(Math.max(Math.min(IDAT_BLOCK, 4096 << Math.min(this.parts.length, 6)), data.length - at));
+        this.filled = 0;
+      }
+      const n = Math.min(data.length - at, this.block.length - this.filled);
+      this.block.set(data.subarray(at, at + n), this.filled);
+      this.filled += n;
+      at += n;
+    }
+  }
+
+  push(row: Uint8Array): void {
+    if (this.y >= this.height) throw new Error(`PNG writer: more than ${this.height} rows`);
+    this.y++;
+    const final = this.y === this.height;
+    if (this.total <= ONE_SHOT_BYTES) {
+      this.pending!.set(row, this.pendingLength);
+      this.pendingLength += row.length;
+      if (final) {
+        this.keep(zlibSync(this.pending!, { level: this.level }));
+        this.pending = null;
+      }
+      return;
+    }
+    this.adler = adler32(this.adler[0], this.adler[1], row);
+    let rest = row;
+    if (!this.deflate) {
+      const take = Math.min(rest.length, WINDOW - this.pendingLength);
+      this.pending!.set(rest.subarray(0, take), this.pendingLength);
+      this.pendingLength += take;
+      rest = rest.subarray(take);
+      if (this.pendingLength < WINDOW) return;
+      // zlib header (deflate, 32 KB window, level hint, no dictionary), then the prefix as one stored, non-final block.
+      const flg = (this.level === 9 ? 3 : 2) << 6;
+      this.keep(new Uint8Array([0x78, flg | (31 - ((0x78 << 8) | flg) % 31), 0, WINDOW & 0xff, WINDOW >> 8, ~WINDOW & 0xff, (~WINDOW >> 8) & 0xff]));
+      this.keep(this.pending!);
+      this.deflate = new Deflate({ level: this.level, dictionary: this.pending! });
+      this.deflate.ondata = (data) => this.keep(data);
+      this.pending = null;
+    }
+    // total > ONE_SHOT_BYTES > WINDOW, so the last row always gets here.
+    this.deflate.push(rest, final);
+    if (final) {
+      const [a, b] = this.adler;
+      this.keep(new Uint8Array([b >> 8, b & 0xff, a >> 8, a & 0xff]));
+      this.deflate = null;
+    }
+  }
+
+  /** The file: `head` chunks, then one IDAT with everything compressed, then IEND. Copies the compressed data once. */
+  file(head: Uint8Array[]): Uint8Array {
+    if (this.y !== this.height) throw new Error(`PNG writer: ${this.y} of ${this.height} rows written`);
+    if (this.height === 0 && this.pending) {
+      this.keep(zlibSync(new Uint8Array(0), { level: this.level }));
+      this.pending = null;
+    }
+    const data = [...this.parts, this.block.subarray(0, this.filled)];
+    let idatLength = 0;
+    for (const p of data) idatLength += p.length;
+    const idatType = new TextEncoder().encode("IDAT");
+    const tail = new ByteWriter(4);
+    tail.u32be(crc32(idatType, ...data));
+    const idatHead = new ByteWriter(8);
+    idatHead.u32be(idatLength);
+    idatHead.bytes(idatType);
+    memoryProbe.sample();
+    this.parts.length = 0;
+    this.block = new Uint8Array(0);
+    this.filled = 0;
+    return pngFile([...head, idatHead.result(), ...data, tail.result()]);
+  }
+}
+
+/**
+ * Lossless true-colour (or grey) PNG written row by row, in a layout fixed up
+ * front (pixels that need more than the layout lose it: alpha is dropped for
+ * "rgb"/"grey", green and blue for the grey layouts). Each row gets the
+ * adaptive filter choice and goes into zlib (level 6); memory is a few rows
+ * plus the compressed output (see IdatStream).
+ */
+export class PngRowWriter implements RowSink {
+  private readonly channels: number;
+  private readonly colorType: number;
+  private readonly idat: IdatStream;
+  private readonly candidates: Uint8Array[];
+  private prev: Uint8Array;
+  private row: Uint8Array;
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    readonly layout: PngLayout,
+  ) {
+    ({ channels: this.channels, colorType: this.colorType } = LAYOUT[layout]);
+    const rowBytes = width * this.channels;
+    this.candidates = Array.from({ length: 5 }, () => new Uint8Array(rowBytes + 1));
+    this.prev = new Uint8Array(rowBytes);
+    this.row = new Uint8Array(rowBytes);
+    this.idat = new IdatStream(height, rowBytes + 1, 6);
+  }
+
+  /** Same as `write`, synchronously. */
+  writeRows(rows: Pixels): void {
+    if (rows.width !== this.width) throw new Error(`PngRowWriter: rows ${rows.width} wide, image ${this.width}`);
+    const { channels, width } = this;
+    const d = rows.data;
+    for (let y = 0; y < rows.height; y++) {
+      const row = this.row;
+      const src = y * width * 4;
+      for (let x = 0; x < width; x++) {
+        const s = src + x * 4;
+        const o = x * channels;
+        if (channels <= 2) {
+          row[o] = d[s];
+          if (channels === 2) row[o + 1] = d[s + 3];
+        } else {
+          row[o] = d[s];
+          row[o + 1] = d[s + 1];
+          row[o + 2] = d[s + 2];
+          if (channels === 4) row[o + 3] = d[s + 3];
+        }
+      }
+      const filtered = bestFilter(row, this.prev, channels, this.candidates);
+      [this.prev, this.row] = [row, this.prev];
+      this.idat.push(filtered);
+    }
+  }
+
+  /** Same as `finish`, synchronously. */
+  finishSync(): Uint8Array {
+    return this.idat.file([ihdr(this.width, this.height, 8, this.colorType)]);
+  }
+
+  async write(rows: Pixels): Promise<void> {
+    this.writeRows(rows);
+  }
+
+  async finish(): Promise<Uint8Array> {
+    return this.finishSync();
+  }
 }
 
 /** Lossless true-colour (or grey) PNG. */
 export function writePng(px: Pixels, layout = layoutOf(px)): Uint8Array {
-  const { channels, colorType } = LAYOUT[layout];
-  const rowBytes = px.width * channels;
-  const candidates = Array.from({ length: 5 }, () => new Uint8Array(rowBytes + 1));
-  let prev = new Uint8Array(rowBytes);
-  let row = new Uint8Array(rowBytes);
-  const idat = compress(
-    (y) => {
-      const src = y * px.width * 4;
-      for (let x = 0; x < px.width; x++) {
-        const s = src + x * 4;
-        const o = x * channels;
-        if (channels <= 2) {
-          row[o] = px.data[s];
-          if (channels === 2) row[o + 1] = px.data[s + 3];
-        } else {
-          row[o] = px.data[s];
-          row[o + 1] = px.data[s + 1];
-          row[o + 2] = px.data[s + 2];
-          if (channels === 4) row[o + 3] = px.data[s + 3];
-        }
+  const w = new PngRowWriter(px.width, px.height, layout);
+  w.writeRows(px);
+  return w.finishSync();
+}
+
+/**
+ * Palette PNG written from indices row by row: translucent entries first
+ * (short tRNS), bit depth as small as the palette allows, rows unfiltered
+ * (best for indices), zlib level 9. Memory is one row plus the compressed
+ * output (see IdatStream).
+ */
+export class PalettePngRowWriter {
+  private readonly newIndex = new Uint8Array(256);
+  private readonly depth: number;
+  private readonly rowBytes: number;
+  private readonly head: Uint8Array[];
+  private readonly idat: IdatStream;
+
+  /** `colors`: RGBA entries, 4 bytes each, at most 256; indices written later refer to them. */
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    colors: Uint8Array,
+  ) {
+    const n = colors.length / 4;
+    if (n > 256) throw new Error(`PalettePngRowWriter: ${n} colours`);
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => Number(colors[a * 4 + 3] === 255) - Number(colors[b * 4 + 3] === 255));
+    order.forEach((old, i) => (this.newIndex[old] = i));
+    const plte = new Uint8Array(n * 3);
+    let translucent = 0;
+    order.forEach((old, i) => {
+      plte.set(colors.subarray(old * 4, old * 4 + 3), i * 3);
+      if (colors[old * 4 + 3] !== 255) translucent = i + 1;
+    });
+    this.depth = n <= 2 ? 1 : n <= 4 ? 2 : n <= 16 ? 4 : 8;
+    this.rowBytes = Math.ceil((width * this.depth) / 8);
+    this.head = [ihdr(width, height, this.depth, 3), chunk("PLTE", plte)];
+    if (translucent) this.head.push(chunk("tRNS", Uint8Array.from(order.slice(0, translucent), (old) => colors[old * 4 + 3])));
+    this.idat = new IdatStream(height, this.rowBytes + 1, 9);
+  }
+
+  /** The next `rows` rows of palette indices (`rows × width` of them, into the constructor's `colors`). */
+  writeIndices(indices: Uint8Array, rows: number): void {
+    const { width, depth, newIndex } = this;
+    if (indices.length < rows * width) throw new Error(`PalettePngRowWriter: ${indices.length} indices for ${rows} rows of ${width}`);
+    for (let y = 0; y < rows; y++) {
+      const row = new Uint8Array(this.rowBytes + 1);
+      const at = y * width;
+      for (let x = 0; x < width; x++) {
+        const v = newIndex[indices[at + x]];
+        const bit = x * depth;
+        row[1 + (bit >> 3)] |= v << (8 - depth - (bit & 7));
       }
-      const filtered = bestFilter(row, prev, channels, candidates).slice();
-      [prev, row] = [row, prev];
-      return filtered;
-    },
-    px.height,
-    6,
-  );
-  return pngFile([ihdr(px.width, px.height, 8, colorType), chunk("IDAT", idat)]);
+      this.idat.push(row);
+    }
+  }
+
+  /** The PNG file, once every row has been written. */
+  finish(): Uint8Array {
+    return this.idat.file(this.head);
+  }
 }
 
 /** Palette PNG from quantiser output: translucent entries first (short tRNS), rows unfiltered (best for indices). */
 export function writePalettePng(width: number, height: number, pal: Palette): Uint8Array {
-  const n = pal.colors.length / 4;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => Number(pal.colors[a * 4 + 3] === 255) - Number(pal.colors[b * 4 + 3] === 255));
-  const newIndex = new Uint8Array(256);
-  order.forEach((old, i) => (newIndex[old] = i));
-  const plte = new Uint8Array(n * 3);
-  let translucent = 0;
-  order.forEach((old, i) => {
-    plte.set(pal.colors.subarray(old * 4, old * 4 + 3), i * 3);
-    if (pal.colors[old * 4 + 3] !== 255) translucent = i + 1;
-  });
-  const depth = n <= 2 ? 1 : n <= 4 ? 2 : n <= 16 ? 4 : 8;
-  const rowBytes = Math.ceil((width * depth) / 8);
-  const idat = compress(
-    (y) => {
-      const row = new Uint8Array(rowBytes + 1);
-      for (let x = 0; x < width; x++) {
-        const v = newIndex[pal.indices[y * width + x]];
-        const bit = x * depth;
-        row[1 + (bit >> 3)] |= v << (8 - depth - (bit & 7));
-      }
-      return row;
-    },
-    height,
-    9,
-  );
-  const chunks = [ihdr(width, height, depth, 3), chunk("PLTE", plte)];
-  if (translucent) chunks.push(chunk("tRNS", Uint8Array.from(order.slice(0, translucent), (old) => pal.colors[old * 4 + 3])));
-  chunks.push(chunk("IDAT", idat));
-  return pngFile(chunks);
+  const w = new PalettePngRowWriter(width, height, pal.colors);
+  w.writeIndices(pal.indices, height);
+  return w.finish();
 }
 
 function pngFile(chunks: Uint8Array[]): Uint8Array {

@@ -7,7 +7,11 @@ import type { Pixels } from "../types";
 import { lazy } from "./once";
 
 // squoosh's PNG codec (Rust `png` crate): decodes every bit depth and colour
-// type to RGBA8 (16-bit samples are reduced), encodes RGBA8.
+// type to RGBA8 (16-bit samples are reduced), encodes RGBA8. The engine reads
+// PNGs with its own streaming reader (png/band-source.ts: no WASM heap, which
+// here grows by 9 bytes a pixel and never shrinks, and no leak of the
+// module's stack on each refused file); `decodePng` stays as the independent
+// reference the tests compare that reader with.
 
 const ready = lazy(async () => {
   ensureImageData();

@@ -1,0 +1,517 @@
+import { ascii, ByteWriter, u16be, u32be } from "../bytes";
+import { readBoxes, type Box } from "../isobmff";
+
+// Grid AVIF (HEIF derived image item of type 'grid', ISO/IEC 23008-12 6.6.2.3)
+// assembled from single-image AVIFs that libavif (jSquash's encoder) wrote, one
+// per tile. We take each tile file apart (payload + item properties of the
+// colour item and, if any, of its alpha auxiliary item) and write one file:
+//
+//   ftyp  avif, compatible avif mif1 miaf (+ the tile's profile brand when the
+//         output still fits it)
+//   meta  hdlr 'pict', pitm = colour grid, iinf (infe v2), iref, iloc, iprp
+//   mdat  grid descriptors, then every tile payload
+//
+// Layout facts follow what libavif writes for its own grids (`avifenc --grid`):
+// tile items are hidden (infe flags 1); the grid item carries ispe(output size),
+// pixi and colr, none essential; tiles carry ispe(tile size), pixi, av1C
+// (essential) and colr; the alpha grid carries ispe(output), pixi(1 channel),
+// auxC, an 'auxl' reference to the colour grid and its own 'dimg' to the alpha
+// tiles; grid descriptors live in mdat (construction method 0). Identical
+// property boxes are stored once in ipco.
+
+const ALPHA_URN = "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha";
+
+/** One property box (whole box bytes) and its ipma essential flag. */
+export interface ItemProp {
+  box: Uint8Array;
+  type: string;
+  essential: boolean;
+}
+
+export interface AvifImageItem {
+  payload: Uint8Array;
+  /** In ipma order, as the encoder wrote them (ispe, pixi, av1C, colr | auxC ...). */
+  props: ItemProp[];
+  width: number;
+  height: number;
+}
+
+export interface SingleAvif {
+  /** ftyp compatible brands. */
+  brands: string[];
+  color: AvifImageItem;
+  alpha?: AvifImageItem;
+}
+
+// --- parsing -----------------------------------------------------------------
+
+interface ItemInfo {
+  id: number;
+  type: string;
+}
+
+function fullVersion(b: Uint8Array, box: Box): number {
+  return b[box.start + 8];
+}
+
+function infeList(b: Uint8Array, iinf: Box): ItemInfo[] {
+  // iinf is a full box: version 0 has a u16 count, else u32.
+  const first = iinf.body + (b[iinf.body - 4] === 0 ? 2 : 4);
+  const out: ItemInfo[] = [];
+  for (const infe of readBoxes(b, first, iinf.end)) {
+    if (infe.type !== "infe") continue;
+    const v = b[infe.body - 4];
+    if (v < 2) continue;
+    const id = v === 2 ? u16be(b, infe.body) : u32be(b, infe.body);
+    out.push({ id, type: ascii(b, infe.body + (v === 2 ? 2 : 4) + 2, 4) });
+  }
+  return out;
+}
+
+/** References of one type in iref: from item -> to items. */
+function irefs(b: Uint8Array, iref: Box | undefined, type: string): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  if (!iref) return out;
+  const wide = b[iref.body - 4] !== 0;
+  for (const r of readBoxes(b, iref.body, iref.end)) {
+    if (r.type !== type) continue;
+    let at = r.start + 8;
+    const from = wide ? u32be(b, at) : u16be(b, at);
+    at += wide ? 4 : 2;
+    const n = u16be(b, at);
+    at += 2;
+    const to: number[] = [];
+    for (let k = 0; k < n; k++, at += wide ? 4 : 2) to.push(wide ? u32be(b, at) : u16be(b, at));
+    out.set(from, to);
+  }
+  return out;
+}
+
+function ipmaAll(b: Uint8Array, ipma: Box): Map<number, [number, boolean][]> {
+  const version = b[ipma.body - 4];
+  const wideIndex = (b[ipma.body - 1] & 1) !== 0;
+  const out = new Map<number, [number, boolean][]>();
+  let at = ipma.body;
+  const count = u32be(b, at);
+  at += 4;
+  for (let e = 0; e < count && at < ipma.end; e++) {
+    const id = version < 1 ? u16be(b, at) : u32be(b, at);
+    at += version < 1 ? 2 : 4;
+    const n = b[at++];
+    const list: [number, boolean][] = [];
+    for (let k = 0; k < n; k++) {
+      if (wideIndex) {
+        const v = u16be(b, at);
+        list.push([v & 0x7fff, (v & 0x8000) !== 0]);
+        at += 2;
+      } else {
+        list.push([b[at] & 0x7f, (b[at] & 0x80) !== 0]);
+        at += 1;
+      }
+    }
+    out.set(id, list);
+  }
+  return out;
+}
+
+function readN(b: Uint8Array, at: number, size: number): number {
+  if (size === 0) return 0;
+  if (size === 4) return u32be(b, at);
+  if (size === 8) return u32be(b, at) * 2 ** 32 + u32be(b, at + 4);
+  if (size === 2) return u16be(b, at);
+  throw new Error(`AVIF tile: iloc field size ${size} is not supported.`);
+}
+
+/** Payload of every item stored in the file (construction method 0) or in idat (1). */
+function ilocPayloads(b: Uint8Array, iloc: Box, idat: Box | undefined): Map<number, Uint8Array> {
+  const version = b[iloc.body - 4];
+  let at = iloc.body;
+  const offsetSize = b[at] >> 4;
+  const lengthSize = b[at] & 15;
+  const baseSize = b[at + 1] >> 4;
+  const indexSize = version >= 1 ? b[at + 1] & 15 : 0;
+  at += 2;
+  const count = version < 2 ? u16be(b, at) : u32be(b, at);
+  at += version < 2 ? 2 : 4;
+  const out = new Map<number, Uint8Array>();
+  for (let e = 0; e < count && at < iloc.end; e++) {
+    const id = version < 2 ? u16be(b, at) : u32be(b, at);
+    at += version < 2 ? 2 : 4;
+    let method = 0;
+    if (version >= 1) {
+      method = u16be(b, at) & 15;
+      at += 2;
+    }
+    at += 2; // data_reference_index
+    const base = readN(b, at, baseSize);
+    at += baseSize;
+    const n = u16be(b, at);
+    at += 2;
+    const parts: Uint8Array[] = [];
+    const origin = method === 1 ? (idat ? idat.start + 8 : -1) : 0;
+    for (let k = 0; k < n; k++) {
+      at += indexSize;
+      const offset = readN(b, at, offsetSize);
+      at += offsetSize;
+      let length = readN(b, at, lengthSize);
+      at += lengthSize;
+      const start = origin + base + offset;
+      if (length === 0) length = b.length - start; // "to the end of the file"
+      if (origin < 0 || method > 1 || start + length > b.length) throw new Error(`AVIF tile: item ${id} data is out of range.`);
+      parts.push(b.subarray(start, start + length));
+    }
+    if (parts.length === 1) out.set(id, parts[0]);
+    else {
+      const all = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+      let o = 0;
+      for (const p of parts) {
+        all.set(p, o);
+        o += p.length;
+      }
+      out.set(id, all);
+    }
+  }
+  return out;
+}
+
+/**
+ * Takes a single-image AVIF apart: the primary colour item and its alpha
+ * auxiliary item (if any), each with a copy of its payload and property boxes.
+ */
+export function parseSingleAvif(b: Uint8Array): SingleAvif {
+  const top = readBoxes(b, 0, b.length);
+  const ftyp = top.find((x) => x.type === "ftyp");
+  const meta = top.find((x) => x.type === "meta");
+  if (!ftyp || !meta) throw new Error("AVIF tile: no ftyp/meta box.");
+  const brands: string[] = [];
+  for (let at = ftyp.body + 8; at + 4 <= ftyp.end; at += 4) brands.push(ascii(b, at, 4));
+  const boxes = readBoxes(b, meta.body, meta.end);
+  const find = (t: string) => boxes.find((x) => x.type === t);
+  const pitm = find("pitm"), iinf = find("iinf"), iloc = find("iloc"), iprp = find("iprp");
+  if (!pitm || !iinf || !iloc || !iprp) throw new Error("AVIF tile: incomplete meta box.");
+  const primary = fullVersion(b, pitm) === 0 ? u16be(b, pitm.body) : u32be(b, pitm.body);
+  const items = infeList(b, iinf);
+  const inner = readBoxes(b, iprp.body, iprp.end);
+  const ipco = inner.find((x) => x.type === "ipco");
+  const ipma = inner.find((x) => x.type === "ipma");
+  if (!ipco || !ipma) throw new Error("AVIF tile: no ipco/ipma.");
+  const propBoxes = readBoxes(b, ipco.body, ipco.end);
+  const assoc = ipmaAll(b, ipma);
+  const payloads = ilocPayloads(b, iloc, find("idat"));
+
+  const itemOf = (id: number): AvifImageItem => {
+    const info = items.find((i) => i.id === id);
+    if (!info || info.type !== "av01") throw new Error(`AVIF tile: item ${id} is not an av01 image (${info?.type}).`);
+    const payload = payloads.get(id);
+    if (!payload) throw new Error(`AVIF tile: item ${id} has no data.`);
+    const props: ItemProp[] = [];
+    let width = 0, height = 0;
+    for (const [index, essential] of assoc.get(id) ?? []) {
+      const box = propBoxes[index - 1];
+      if (!box) continue;
+      if (box.type === "ispe") {
+        width = u32be(b, box.start + 12);
+        height = u32be(b, box.start + 16);
+      }
+      props.push({ box: b.slice(box.start, box.end), type: box.type, essential });
+    }
+    if (!width || !height) throw new Error(`AVIF tile: item ${id} has no ispe.`);
+    return { payload: payload.slice(), props, width, height };
+  };
+
+  const color = itemOf(primary);
+  let alpha: AvifImageItem | undefined;
+  for (const [from, to] of irefs(b, find("iref"), "auxl")) {
+    if (!to.includes(primary)) continue;
+    const auxC = (assoc.get(from) ?? []).map(([i]) => propBoxes[i - 1]).find((x) => x?.type === "auxC");
+    // auxC: full box header (12 bytes), then the NUL-terminated aux_type URN.
+    if (auxC && ascii(b, auxC.start + 12, ALPHA_URN.length) === ALPHA_URN) alpha = itemOf(from);
+  }
+  return { brands, color, alpha };
+}
+
+// --- writing -----------------------------------------------------------------
+
+export interface GridLayout {
+  /**
+   * Output size, which crops the padded tiles. MIAF 7.3.11.4.2 (and libavif, which
+   * rejects anything else) wants it even in each dimension the tiles' chroma is
+   * subsampled in: an odd side needs 4:4:4 tiles (grid-writer.ts does that).
+   */
+  width: number;
+  height: number;
+  columns: number;
+  rows: number;
+  tileWidth: number;
+  tileHeight: number;
+}
+
+/** Tiles in raster order, as parsed from each tile's AVIF. */
+export interface GridTile {
+  color: AvifImageItem;
+  alpha?: AvifImageItem;
+}
+
+function ispe(width: number, height: number): Uint8Array {
+  const w = new ByteWriter(20);
+  w.u32be(20);
+  w.text("ispe");
+  w.u32be(0);
+  w.u32be(width);
+  w.u32be(height);
+  return w.result();
+}
+
+/** ImageGrid payload: version 0, flags (bit 0: 32-bit output sizes), rows-1, columns-1, output size. */
+export function gridDescriptor(l: GridLayout): Uint8Array {
+  const { width, height } = l;
+  const wide = width > 0xffff || height > 0xffff;
+  const w = new ByteWriter(12);
+  w.u8(0);
+  w.u8(wide ? 1 : 0);
+  w.u8(l.rows - 1);
+  w.u8(l.columns - 1);
+  if (wide) {
+    w.u32be(width);
+    w.u32be(height);
+  } else {
+    w.u16be(width);
+    w.u16be(height);
+  }
+  return w.result();
+}
+
+/**
+ * irot (anticlockwise quarter turns) then imir (mode 0: top-to-bottom, 1:
+ * left-to-right, as HEIF 2nd edition, libavif >= 0.11 and libheif read it),
+ * per EXIF orientation, for a viewer to show the stored pixels upright; checked
+ * against applyOrientation and against libheif (ImageMagick) on all eight.
+ */
+const ORIENTATION_TRANSFORMS: Record<number, [angle: number, mirror?: number]> = {
+  2: [0, 1],
+  3: [2],
+  4: [0, 0],
+  5: [1, 0],
+  6: [3],
+  7: [3, 0],
+  8: [1],
+};
+
+/**
+ * irot/imir properties that make a viewer show `orientation` (EXIF 1..8) from
+ * the stored pixels. Transformative, so they go last in ipma (irot before
+ * imir, the order they apply in); essential, as a viewer ignoring them would
+ * show the picture turned.
+ */
+export function orientationProps(orientation: number): ItemProp[] {
+  const t = ORIENTATION_TRANSFORMS[orientation];
+  if (!t) return [];
+  const [angle, mirror] = t;
+  const out: ItemProp[] = [];
+  if (angle) out.push({ box: new Uint8Array([0, 0, 0, 9, 0x69, 0x72, 0x6f, 0x74, angle]), type: "irot", essential: true });
+  if (mirror !== undefined) out.push({ box: new Uint8Array([0, 0, 0, 9, 0x69, 0x6d, 0x69, 0x72, mirror]), type: "imir", essential: true });
+  return out;
+}
+
+/** Writes a box whose size is patched once its body is written. */
+function box(w: ByteWriter, type: string, body: () => void, full?: { version: number; flags: number }): void {
+  const start = w.length;
+  w.u32be(0);
+  w.text(type);
+  if (full) w.u32be((full.version << 24) | full.flags);
+  body();
+  w.patchU32be(start, w.length - start);
+}
+
+interface OutItem {
+  id: number;
+  type: "av01" | "grid";
+  name: string;
+  hidden: boolean;
+  payload: Uint8Array;
+  props: ItemProp[];
+}
+
+/** Profile brands (MA1B/MA1A) kept only while the output stays within the Baseline picture bounds. */
+const PROFILE_BRANDS = new Set(["MA1B", "MA1A"]);
+const BASELINE_MAX = [8192, 4352];
+
+/**
+ * Writes a grid AVIF from tiles encoded separately (all `tileWidth` ×
+ * `tileHeight`, raster order). Either every tile has an alpha item or none.
+ * `transforms` (see orientationProps) go on the primary (colour grid) item.
+ */
+export function writeGridAvif(layout: GridLayout, tiles: readonly GridTile[], brands: readonly string[], transforms: readonly ItemProp[] = []): Uint8Array {
+  const { columns, rows, tileWidth, tileHeight, width, height } = layout;
+  if (tiles.length !== columns * rows) throw new Error(`AVIF grid: ${tiles.length} tiles for a ${columns}x${rows} grid.`);
+  if (columns < 1 || rows < 1 || columns > 256 || rows > 256) throw new Error(`AVIF grid: ${columns}x${rows} tiles is outside 1..256 per side.`);
+  if ((columns - 1) * tileWidth >= width || columns * tileWidth < width || (rows - 1) * tileHeight >= height || rows * tileHeight < height) {
+    throw new Error("AVIF grid: the output size does not match the tile layout.");
+  }
+  const withAlpha = tiles[0].alpha !== undefined;
+  for (const t of tiles) {
+    if ((t.alpha !== undefined) !== withAlpha) throw new Error("AVIF grid: tiles disagree on alpha.");
+    for (const item of t.alpha ? [t.color, t.alpha] : [t.color]) {
+      if (item.width !== tileWidth || item.height !== tileHeight) throw new Error(`AVIF grid: a tile is ${item.width}x${item.height}, not ${tileWidth}x${tileHeight}.`);
+    }
+  }
+  const itemCount = (1 + tiles.length) * (withAlpha ? 2 : 1);
+  if (itemCount > 0xffff) throw new Error("AVIF grid: too many items.");
+
+  // Grid properties: those of the first tile, minus the codec configuration, with the output size.
+  const gridProps = (tile: AvifImageItem): ItemProp[] =>
+    tile.props.filter((p) => p.type !== "av1C").map((p) => (p.type === "ispe" ? { box: ispe(width, height), type: "ispe", essential: false } : p));
+
+  const descriptor = gridDescriptor(layout);
+  const items: OutItem[] = [];
+  // Transformative properties (irot/imir) on the colour grid only, as libavif writes them:
+  // the alpha plane is part of the reconstructed primary image they apply to.
+  const colorGrid: OutItem = { id: 1, type: "grid", name: "Color", hidden: false, payload: descriptor, props: [...gridProps(tiles[0].color), ...transforms] };
+  items.push(colorGrid);
+  const colorTiles = tiles.map((t, i): OutItem => ({ id: 2 + i, type: "av01", name: "Color", hidden: true, payload: t.color.payload, props: t.color.props }));
+  items.push(...colorTiles);
+  let alphaGrid: OutItem | undefined;
+  let alphaTiles: OutItem[] = [];
+  if (withAlpha) {
+    alphaGrid = { id: 2 + tiles.length, type: "grid", name: "Alpha", hidden: false, payload: descriptor, props: gridProps(tiles[0].alpha!) };
+    items.push(alphaGrid);
+    const base = alphaGrid.id + 1;
+    alphaTiles = tiles.map((t, i): OutItem => ({ id: base + i, type: "av01", name: "Alpha", hidden: true, payload: t.alpha!.payload, props: t.alpha!.props }));
+    items.push(...alphaTiles);
+  }
+
+  // ipco: identical boxes once.
+  const propIndex = new Map<string, number>();
+  const propList: Uint8Array[] = [];
+  const keyOf = (p: Uint8Array) => {
+    let s = "";
+    for (let i = 0; i < p.length; i++) s += String.fromCharCode(p[i]);
+    return s;
+  };
+  const assoc = items.map((it) =>
+    it.props.map((p): [number, boolean] => {
+      const k = keyOf(p.box);
+      let idx = propIndex.get(k);
+      if (idx === undefined) {
+        propList.push(p.box);
+        idx = propList.length;
+        propIndex.set(k, idx);
+      }
+      return [idx, p.essential];
+    }),
+  );
+  const wideIndex = propList.length > 127;
+
+  const w = new ByteWriter(4096 + items.length * 64);
+  const keepProfile = width <= BASELINE_MAX[0] && height <= BASELINE_MAX[1];
+  const compatible = ["avif", "mif1", "miaf"];
+  for (const br of brands) if (!compatible.includes(br) && (keepProfile || !PROFILE_BRANDS.has(br))) compatible.push(br);
+  box(w, "ftyp", () => {
+    w.text("avif");
+    w.u32be(0);
+    for (const br of compatible) w.text(br);
+  });
+
+  const ilocFixups: { at: number; item: OutItem }[] = [];
+  box(w, "meta", () => {
+    box(w, "hdlr", () => {
+      w.u32be(0); // pre_defined
+      w.text("pict");
+      w.u32be(0);
+      w.u32be(0);
+      w.u32be(0);
+      w.u8(0); // empty name
+    }, { version: 0, flags: 0 });
+    box(w, "pitm", () => w.u16be(colorGrid.id), { version: 0, flags: 0 });
+    box(w, "iloc", () => {
+      w.u8(0x44); // offset_size 4, length_size 4
+      w.u8(0x00); // base_offset_size 0, reserved
+      w.u16be(items.length);
+      for (const it of items) {
+        w.u16be(it.id);
+        w.u16be(0); // data_reference_index
+        w.u16be(1); // extent_count
+        ilocFixups.push({ at: w.length, item: it });
+        w.u32be(0); // extent_offset, patched below
+        w.u32be(it.payload.length);
+      }
+    }, { version: 0, flags: 0 });
+    box(w, "iinf", () => {
+      w.u16be(items.length);
+      for (const it of items) {
+        box(w, "infe", () => {
+          w.u16be(it.id);
+          w.u16be(0); // item_protection_index
+          w.text(it.type);
+          w.text(it.name);
+          w.u8(0);
+        }, { version: 2, flags: it.hidden ? 1 : 0 });
+      }
+    }, { version: 0, flags: 0 });
+    box(w, "iref", () => {
+      const dimg = (from: OutItem, to: OutItem[]) =>
+        box(w, "dimg", () => {
+          w.u16be(from.id);
+          w.u16be(to.length);
+          for (const t of to) w.u16be(t.id);
+        });
+      dimg(colorGrid, colorTiles);
+      if (alphaGrid) {
+        dimg(alphaGrid, alphaTiles);
+        box(w, "auxl", () => {
+          w.u16be(alphaGrid.id);
+          w.u16be(1);
+          w.u16be(colorGrid.id);
+        });
+      }
+    }, { version: 0, flags: 0 });
+    box(w, "iprp", () => {
+      box(w, "ipco", () => {
+        for (const p of propList) w.bytes(p);
+      });
+      box(w, "ipma", () => {
+        w.u32be(items.length);
+        items.forEach((it, i) => {
+          w.u16be(it.id);
+          w.u8(assoc[i].length);
+          for (const [idx, ess] of assoc[i]) {
+            if (wideIndex) w.u16be((ess ? 0x8000 : 0) | idx);
+            else w.u8((ess ? 0x80 : 0) | idx);
+          }
+        });
+      }, { version: 0, flags: wideIndex ? 1 : 0 });
+    });
+  }, { version: 0, flags: 0 });
+
+  // mdat: one grid descriptor shared by both grids (same layout), then the tile payloads.
+  let dataSize = 0;
+  const seen = new Set<Uint8Array>();
+  for (const it of items) if (!seen.has(it.payload)) (seen.add(it.payload), (dataSize += it.payload.length));
+  const mdatHeader = dataSize + 8 > 0xffffffff ? 16 : 8;
+  const metaEnd = w.length;
+  const out = new Uint8Array(metaEnd + mdatHeader + dataSize);
+  out.set(w.result(), 0);
+  const view = new DataView(out.buffer);
+  let at = metaEnd;
+  if (mdatHeader === 8) view.setUint32(at, 8 + dataSize);
+  else {
+    view.setUint32(at, 1);
+    view.setUint32(at + 8, Math.floor((16 + dataSize) / 2 ** 32));
+    view.setUint32(at + 12, (16 + dataSize) >>> 0);
+  }
+  out.set([0x6d, 0x64, 0x61, 0x74], at + 4); // "mdat"
+  at += mdatHeader;
+  const placed = new Map<Uint8Array, number>();
+  for (const { at: fix, item } of ilocFixups) {
+    let offset = placed.get(item.payload);
+    if (offset === undefined) {
+      offset = at;
+      out.set(item.payload, at);
+      at += item.payload.length;
+      placed.set(item.payload, offset);
+    }
+    if (offset > 0xffffffff) throw new Error("AVIF grid: file over 4 GB.");
+    view.setUint32(fix, offset);
+  }
+  return out;
+}

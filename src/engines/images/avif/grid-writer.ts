@@ -1,0 +1,224 @@
+import type { RowSink } from "../bands";
+import { encodeAvif } from "../codecs/avif";
+import type { Pixels } from "../types";
+import { orientationProps, parseSingleAvif, writeGridAvif, type GridLayout, type GridTile } from "./grid-container";
+
+// AVIF of any size in bounded memory: the picture is cut into equal tiles, each
+// encoded as its own AV1 still by the ordinary encoder (libavif + aom, whose
+// heap grows with the picture it encodes: ~31 bytes a pixel), then one 'grid'
+// item ties them together (see grid-container.ts). Rows arrive top to bottom;
+// one row of tiles is buffered, encoded as soon as it is complete, and only the
+// compressed payloads are kept. Tiles on the right and bottom edges are padded
+// by repeating the edge pixels (all grid tiles have one size); the grid's output
+// size crops the padding away.
+//
+// Alpha is decided up front (`alpha` option), because a grid's tiles must all
+// be alike and the writer cannot know about later rows: with alpha false the
+// alpha channel is ignored (written opaque, no alpha item); with alpha true
+// every tile carries an alpha item. libavif leaves the alpha item out of a
+// fully opaque picture, so an opaque tile gets one alpha sample of 254 (in the
+// padding when the tile has any, else its bottom-right pixel) to keep it.
+//
+// Odd sizes: MIAF 7.3.11.4.2 wants a grid's output size even in every dimension
+// the tiles' chroma is subsampled in, and libavif (ours, Chrome's, avifdec)
+// rejects an odd 4:2:0 grid as invalid; a 'clap' crop does not help either
+// (libavif's strict mode wants an even crop width/offset with 4:2:0). So a
+// picture with an odd side gets 4:4:4 tiles (AV1 High profile, which every
+// AVIF decoder reads). Measured at 3999 x 2999 against 4000 x 3000 in 4:2:0:
+// +15 % bytes on a photo, +2 % on text, 4x on synthetic chroma noise; worst
+// encoder heap about 20 % higher.
+
+/**
+ * Largest tile side. The picture is split into the fewest tiles of at most
+ * 288 x 288, all equal and even (4000 x 3000 gives 14 x 11 tiles of 286 x 274).
+ * Measured (Node 22, one core, quality 85, 12 MP): aom's heap is ~16 MB for any
+ * tile up to ~400 x 400 on most pictures, but some smooth content (an upscaled
+ * photo) makes it allocate ~210-260 bytes a tile pixel on top: worst heaps seen
+ * were 33 MB (250 x 250 tiles), 48 MB (364 x 376 and 500 x 250), 69 MB
+ * (500 x 500), 100 MB (1000 x 500), 172 MB (1000 x 1000). Bytes against
+ * 500 x 500 tiles: 250 x 250 +8-18 %, 364 x 376 +2-5 %, 1000 x 1000 -2-6 %;
+ * time about equal (per-tile setup is small next to the encoding). 288 keeps
+ * the worst heap near 40 MB, so a 24 MP JPEG read in bands (about 24 MB) can
+ * feed a grid within an image call's 80 MB even at worst (memory-fit.ts).
+ */
+export const AVIF_GRID_TILE = 288;
+
+/**
+ * Outputs up to this many pixels are written as one AV1 frame, larger ones as
+ * a grid. A whole frame is smaller (at 2 MP the grid is 8-11 % bigger: per-tile
+ * headers, no prediction across tile edges, and 1.1-1.6x slower) but its heap
+ * grows with the picture: 69 MB at 2 MP, 123-148 MB at 4 MP (up to 37 bytes a
+ * pixel). At 1.5 MP a whole frame (about 55 MB at worst) plus a whole decode of
+ * a JPEG or PNG source still fits an image call; above it the grid does.
+ */
+export const AVIF_GRID_PIXELS = 1_500_000;
+
+/** Row-of-tiles buffer cap: very wide pictures get lower tiles (not below 64 rows). */
+const ROW_BUFFER_BYTES = 16 << 20;
+
+export interface AvifGridOptions {
+  /** Keep the alpha channel (every tile gets an alpha item); false ignores it. Default false. */
+  alpha?: boolean;
+  /**
+   * EXIF orientation (1..8) the file must show: written as irot/imir on the grid,
+   * the pixels stay in stored order (width/height are the stored size). Default 1.
+   */
+  orientation?: number;
+  /** Upper bounds for the tile size (even, ≥ 64); mostly for measurement. */
+  maxTileWidth?: number;
+  maxTileHeight?: number;
+}
+
+const even = (n: number) => n + (n & 1);
+
+/** 4:4:4 tiles when a side is odd (see the top comment). */
+const chromaFor = (width: number, height: number): "420" | "444" => (width % 2 || height % 2 ? "444" : "420");
+
+/** Splits `size` into the fewest tiles of at most `max`, all equal and even, at least 64. */
+function split(size: number, max: number): [count: number, tile: number] {
+  let count = Math.ceil(size / max);
+  for (;;) {
+    const tile = Math.max(64, even(Math.ceil(size / count)));
+    if ((count - 1) * tile < size) return [count, tile];
+    count--; // rounding up made the last tile empty: fewer, slightly larger tiles
+  }
+}
+
+export function gridLayout(width: number, height: number, opts: AvifGridOptions = {}): GridLayout {
+  if (!(width >= 1 && height >= 1)) throw new Error(`AVIF grid: bad size ${width}x${height}.`);
+  const maxW = Math.max(64, (opts.maxTileWidth ?? AVIF_GRID_TILE) & ~1);
+  let maxH = Math.max(64, (opts.maxTileHeight ?? AVIF_GRID_TILE) & ~1);
+  // Bound the row buffer for very wide pictures (16 MB: full 384-row tiles up to 10922 px wide).
+  maxH = Math.max(64, Math.min(maxH, Math.floor(ROW_BUFFER_BYTES / (width * 4)) & ~7));
+  const [columns, tileWidth] = split(width, maxW);
+  const [rows, tileHeight] = split(height, maxH);
+  if (columns > 256 || rows > 256) throw new Error(`AVIF grid: ${width}x${height} needs more than 256 tiles a side.`);
+  return { width, height, columns, rows, tileWidth, tileHeight };
+}
+
+/**
+ * aom's heap for one tile: ~16 MB, plus up to ~260 bytes a tile pixel in 4:2:0
+ * and ~310 in 4:4:4 in the worst case measured (see AVIF_GRID_TILE).
+ */
+const ENCODER_BASE_BYTES = 16 << 20;
+const ENCODER_WORST_BYTES_PER_TILE_PIXEL = { "420": 260, "444": 310 };
+/**
+ * Compressed tiles kept until finish(), then copied once more into the file:
+ * 2 x 0.1 bytes a pixel (photos at quality 85 measured 0.01-0.08).
+ */
+const KEPT_BYTES_PER_PIXEL = 0.2;
+
+/**
+ * Peak memory of an AvifGridWriter for a picture (bytes, for memory-fit.ts): the
+ * row of tiles it buffers, one tile, the encoder's heap at worst, and the
+ * compressed tiles plus the file. 6000 x 4000: ~47 MB; the encoder heap is
+ * ~16 MB on most pictures, so typical use is well below.
+ */
+export function avifGridBytes(width: number, height: number, opts: AvifGridOptions = {}): number {
+  const l = gridLayout(width, height, opts);
+  const tilePixels = l.tileWidth * l.tileHeight;
+  const perTilePixel = ENCODER_WORST_BYTES_PER_TILE_PIXEL[chromaFor(width, height)];
+  return l.tileHeight * width * 4 + tilePixels * 4 + ENCODER_BASE_BYTES + tilePixels * perTilePixel + width * height * KEPT_BYTES_PER_PIXEL;
+}
+
+export class AvifGridWriter implements RowSink {
+  readonly layout: GridLayout;
+  private readonly alpha: boolean;
+  private readonly orientation: number;
+  /** 4:4:4 tiles when a side is odd (see the top comment), else 4:2:0 through encodeAvif. */
+  readonly chroma: "420" | "444";
+  private rowBuf: Uint8Array | null;
+  private tileBuf: Uint8Array | null;
+  /** Rows held in rowBuf, and rows received in all. */
+  private held = 0;
+  private received = 0;
+  private readonly tiles: GridTile[] = [];
+  private brands: string[] = [];
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    readonly quality: number,
+    opts: AvifGridOptions = {},
+  ) {
+    this.layout = gridLayout(width, height, opts);
+    this.alpha = opts.alpha ?? false;
+    this.orientation = opts.orientation ?? 1;
+    this.chroma = chromaFor(width, height);
+    this.rowBuf = new Uint8Array(this.layout.tileHeight * width * 4);
+    this.tileBuf = new Uint8Array(this.layout.tileWidth * this.layout.tileHeight * 4);
+  }
+
+  async write(rows: Pixels): Promise<void> {
+    if (!this.rowBuf) throw new Error("AVIF grid: write after finish.");
+    if (rows.width !== this.width) throw new Error(`AVIF grid: rows are ${rows.width} wide, not ${this.width}.`);
+    if (this.received + rows.height > this.height) throw new Error("AVIF grid: more rows than the picture has.");
+    const rowBytes = this.width * 4;
+    let y = 0;
+    while (y < rows.height) {
+      const n = Math.min(rows.height - y, this.layout.tileHeight - this.held);
+      this.rowBuf.set(rows.data.subarray(y * rowBytes, (y + n) * rowBytes), this.held * rowBytes);
+      this.held += n;
+      this.received += n;
+      y += n;
+      if (this.held === this.layout.tileHeight || this.received === this.height) await this.flushRow();
+    }
+  }
+
+  async finish(): Promise<Uint8Array> {
+    if (this.received !== this.height) throw new Error(`AVIF grid: ${this.received} of ${this.height} rows written.`);
+    this.rowBuf = this.tileBuf = null;
+    const out = writeGridAvif(this.layout, this.tiles, this.brands, orientationProps(this.orientation));
+    this.tiles.length = 0;
+    return out;
+  }
+
+  /** Encodes the buffered row of tiles (the last one may be short: its rows are padded). */
+  private async flushRow(): Promise<void> {
+    const { tileWidth: tw, tileHeight: th, columns } = this.layout;
+    const src = this.rowBuf!;
+    const tile = this.tileBuf!;
+    const rowBytes = this.width * 4;
+    for (let c = 0; c < columns; c++) {
+      const x0 = c * tw;
+      const w = Math.min(tw, this.width - x0);
+      for (let r = 0; r < th; r++) {
+        const from = Math.min(r, this.held - 1) * rowBytes + x0 * 4;
+        const to = r * tw * 4;
+        tile.set(src.subarray(from, from + w * 4), to);
+        if (w < tw) {
+          const last = from + (w - 1) * 4;
+          const edge = src.subarray(last, last + 4);
+          for (let x = w; x < tw; x++) tile.set(edge, to + x * 4);
+        }
+      }
+      const padded = w < tw || this.held < th;
+      if (!this.alpha) {
+        for (let i = 3; i < tile.length; i += 4) tile[i] = 255;
+      } else {
+        let opaque = true;
+        for (let i = 3; i < tile.length; i += 4) if (tile[i] !== 255) (opaque = false), (i = tile.length);
+        if (opaque) {
+          // Keep libavif from dropping this tile's alpha item (see the top comment).
+          const at = padded ? ((w < tw ? tw - 1 : 0) + (this.held < th ? th - 1 : 0) * tw) : tw * th - 1;
+          tile[at * 4 + 3] = 254;
+        }
+      }
+      const tilePx = { data: tile, width: tw, height: th };
+      const file = await encodeAvif(tilePx, this.quality, { chroma: this.chroma });
+      const parsed = parseSingleAvif(file);
+      if (this.alpha && !parsed.alpha) throw new Error("AVIF grid: the encoder wrote a tile without alpha.");
+      if (!this.alpha && parsed.alpha) throw new Error("AVIF grid: the encoder wrote alpha for an opaque tile.");
+      if (!this.brands.length) this.brands = parsed.brands;
+      this.tiles.push({ color: parsed.color, alpha: parsed.alpha });
+    }
+    this.held = 0;
+  }
+}
+
+/** Whole pixels to a grid AVIF (the streaming writer fed with one band). */
+export async function encodeAvifGrid(px: Pixels, quality: number, opts: AvifGridOptions = {}): Promise<Uint8Array> {
+  const w = new AvifGridWriter(px.width, px.height, quality, opts);
+  await w.write(px);
+  return w.finish();
+}
