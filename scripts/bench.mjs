@@ -189,6 +189,8 @@ async function main() {
         await mod.run(ctx);
       } catch (err) {
         console.log(`  section failed: ${err?.stack ?? err}`);
+        // What wrangler/workerd said last (a crash or a reload shows here).
+        console.log(`  wrangler output (tail):\n${server.output?.().slice(-2000) ?? ""}`);
       }
     }
     const runtime = await ctx.runtime();

@@ -139,8 +139,14 @@ export interface ItemExtent {
   length: number;
 }
 
-/** File extents of an item (construction method 0 only, which is all stills use). */
-export function itemExtents(b: Uint8Array, iloc: Box, item: number): ItemExtent[] {
+export interface IlocEntry {
+  /** 0: offsets in the file, 1: in the idat box. */
+  method: number;
+  extents: ItemExtent[];
+}
+
+/** Every item's location entry (extent offsets include the base offset). */
+export function ilocEntries(b: Uint8Array, iloc: Box): Map<number, IlocEntry> {
   const version = b[iloc.body - 4];
   let at = iloc.body;
   const offsetSize = b[at] >> 4;
@@ -150,6 +156,7 @@ export function itemExtents(b: Uint8Array, iloc: Box, item: number): ItemExtent[
   at += 2;
   const count = version < 2 ? u16be(b, at) : u32be(b, at);
   at += version < 2 ? 2 : 4;
+  const out = new Map<number, IlocEntry>();
   for (let e = 0; e < count && at < iloc.end; e++) {
     const id = version < 2 ? u16be(b, at) : u32be(b, at);
     at += version < 2 ? 2 : 4;
@@ -172,9 +179,15 @@ export function itemExtents(b: Uint8Array, iloc: Box, item: number): ItemExtent[
       at += lengthSize;
       extents.push({ offset: base + offset, length });
     }
-    if (id === item) return method === 0 ? extents : [];
+    out.set(id, { method, extents });
   }
-  return [];
+  return out;
+}
+
+/** File extents of an item (construction method 0 only, which is all stills use). */
+export function itemExtents(b: Uint8Array, iloc: Box, item: number): ItemExtent[] {
+  const entry = ilocEntries(b, iloc).get(item);
+  return entry && entry.method === 0 ? entry.extents : [];
 }
 
 export function property(m: HeifMeta, type: string): Box | undefined {

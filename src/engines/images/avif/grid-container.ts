@@ -1,5 +1,5 @@
-import { ascii, ByteWriter, u16be, u32be } from "../bytes";
-import { readBoxes, type Box } from "../isobmff";
+import { ascii, ByteWriter, concat, u16be, u32be } from "../bytes";
+import { ilocEntries, readBoxes, type Box } from "../isobmff";
 
 // Grid AVIF (HEIF derived image item of type 'grid', ISO/IEC 23008-12 6.6.2.3)
 // assembled from single-image AVIFs that libavif (jSquash's encoder) wrote, one
@@ -114,62 +114,18 @@ function ipmaAll(b: Uint8Array, ipma: Box): Map<number, [number, boolean][]> {
   return out;
 }
 
-function readN(b: Uint8Array, at: number, size: number): number {
-  if (size === 0) return 0;
-  if (size === 4) return u32be(b, at);
-  if (size === 8) return u32be(b, at) * 2 ** 32 + u32be(b, at + 4);
-  if (size === 2) return u16be(b, at);
-  throw new Error(`AVIF tile: iloc field size ${size} is not supported.`);
-}
-
 /** Payload of every item stored in the file (construction method 0) or in idat (1). */
 function ilocPayloads(b: Uint8Array, iloc: Box, idat: Box | undefined): Map<number, Uint8Array> {
-  const version = b[iloc.body - 4];
-  let at = iloc.body;
-  const offsetSize = b[at] >> 4;
-  const lengthSize = b[at] & 15;
-  const baseSize = b[at + 1] >> 4;
-  const indexSize = version >= 1 ? b[at + 1] & 15 : 0;
-  at += 2;
-  const count = version < 2 ? u16be(b, at) : u32be(b, at);
-  at += version < 2 ? 2 : 4;
   const out = new Map<number, Uint8Array>();
-  for (let e = 0; e < count && at < iloc.end; e++) {
-    const id = version < 2 ? u16be(b, at) : u32be(b, at);
-    at += version < 2 ? 2 : 4;
-    let method = 0;
-    if (version >= 1) {
-      method = u16be(b, at) & 15;
-      at += 2;
-    }
-    at += 2; // data_reference_index
-    const base = readN(b, at, baseSize);
-    at += baseSize;
-    const n = u16be(b, at);
-    at += 2;
-    const parts: Uint8Array[] = [];
+  for (const [id, { method, extents }] of ilocEntries(b, iloc)) {
     const origin = method === 1 ? (idat ? idat.start + 8 : -1) : 0;
-    for (let k = 0; k < n; k++) {
-      at += indexSize;
-      const offset = readN(b, at, offsetSize);
-      at += offsetSize;
-      let length = readN(b, at, lengthSize);
-      at += lengthSize;
-      const start = origin + base + offset;
-      if (length === 0) length = b.length - start; // "to the end of the file"
-      if (origin < 0 || method > 1 || start + length > b.length) throw new Error(`AVIF tile: item ${id} data is out of range.`);
-      parts.push(b.subarray(start, start + length));
-    }
-    if (parts.length === 1) out.set(id, parts[0]);
-    else {
-      const all = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-      let o = 0;
-      for (const p of parts) {
-        all.set(p, o);
-        o += p.length;
-      }
-      out.set(id, all);
-    }
+    const parts = extents.map(({ offset, length }) => {
+      const start = origin + offset;
+      const size = length === 0 ? b.length - start : length; // 0 means "to the end of the file"
+      if (origin < 0 || method > 1 || start + size > b.length) throw new Error(`AVIF tile: item ${id} data is out of range.`);
+      return b.subarray(start, start + size);
+    });
+    out.set(id, parts.length === 1 ? parts[0] : concat(parts));
   }
   return out;
 }
