@@ -82,10 +82,11 @@ function exifItems(b: Uint8Array, iinf: Box): number[] {
   return out;
 }
 
-/** Associations of one item: [property index (1-based), essential]. */
-function associations(b: Uint8Array, ipma: Box, item: number): [number, boolean][] {
+/** Every item's property associations: [property index (1-based), essential]. */
+export function ipmaEntries(b: Uint8Array, ipma: Box): Map<number, [number, boolean][]> {
   const version = b[ipma.body - 4];
-  const flags = b[ipma.body - 1];
+  const wideIndex = (b[ipma.body - 1] & 1) !== 0;
+  const out = new Map<number, [number, boolean][]>();
   let at = ipma.body;
   const count = u32be(b, at);
   at += 4;
@@ -95,7 +96,7 @@ function associations(b: Uint8Array, ipma: Box, item: number): [number, boolean]
     const n = b[at++];
     const list: [number, boolean][] = [];
     for (let k = 0; k < n; k++) {
-      if (flags & 1) {
+      if (wideIndex) {
         const v = u16be(b, at);
         list.push([v & 0x7fff, (v & 0x8000) !== 0]);
         at += 2;
@@ -104,9 +105,9 @@ function associations(b: Uint8Array, ipma: Box, item: number): [number, boolean]
         at += 1;
       }
     }
-    if (id === item) return list;
+    out.set(id, list);
   }
-  return [];
+  return out;
 }
 
 export function readHeifMeta(b: Uint8Array): HeifMeta | null {
@@ -127,7 +128,7 @@ export function readHeifMeta(b: Uint8Array): HeifMeta | null {
   const all = readBoxes(b, ipco.body, ipco.end);
   const primary = primaryItem(b, pitm);
   const properties: ItemProperty[] = [];
-  for (const [index, essential] of associations(b, ipma, primary)) {
+  for (const [index, essential] of ipmaEntries(b, ipma).get(primary) ?? []) {
     const box = all[index - 1];
     if (box) properties.push({ box, essential });
   }

@@ -2,8 +2,9 @@ import { zlibSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { decodePng } from "../../../src/engines/images/codecs/png";
 import { EngineError } from "../../../src/engines/errors";
-import { PngBandSource } from "../../../src/engines/images/png/band-source";
+import { ADAM7, PngBandSource } from "../../../src/engines/images/png/band-source";
 import { corpusFile, corpusManifest } from "../../support/corpus";
+import { crc32 } from "../../../src/engines/images/crc32";
 
 // PngBandSource (streaming PNG decode) against decodePng, the whole-image
 // decoder it replaces for big files: every colour type and bit depth, Adam7,
@@ -13,21 +14,6 @@ import { corpusFile, corpusManifest } from "../../support/corpus";
 // A raw PNG writer for tests: every colour type / bit depth, chosen filters,
 // Adam7, tRNS, and IDAT split at chosen sizes.
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-function crc(b: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < b.length; i++) c = CRC_TABLE[(c ^ b[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 function chunk(type: string, data: Uint8Array, badCrc = false): Uint8Array {
   const out = new Uint8Array(12 + data.length);
@@ -35,7 +21,7 @@ function chunk(type: string, data: Uint8Array, badCrc = false): Uint8Array {
   dv.setUint32(0, data.length);
   for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
   out.set(data, 8);
-  dv.setUint32(8 + data.length, (crc(out.subarray(4, 8 + data.length)) ^ (badCrc ? 1 : 0)) >>> 0);
+  dv.setUint32(8 + data.length, (crc32(out.subarray(4, 8 + data.length)) ^ (badCrc ? 1 : 0)) >>> 0);
   return out;
 }
 
@@ -95,15 +81,6 @@ function packRow(p: RawPng, y: number, x0: number, dx: number): Uint8Array {
   return row;
 }
 
-const ADAM7 = [
-  [0, 0, 8, 8],
-  [4, 0, 8, 8],
-  [0, 4, 4, 8],
-  [2, 0, 4, 4],
-  [0, 2, 2, 4],
-  [1, 0, 2, 2],
-  [0, 1, 1, 2],
-];
 
 function rawImageData(p: RawPng): Uint8Array {
   const bpp = Math.max(1, (CHANNELS[p.colorType] * p.bitDepth) >> 3);

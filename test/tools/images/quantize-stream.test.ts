@@ -6,6 +6,7 @@ import { PaletteBuilder, quantize, Remapper } from "../../../src/engines/images/
 import { quantizePngStreaming } from "../../../src/engines/images/quantize-stream";
 import type { Pixels } from "../../../src/engines/images/types";
 import { photo } from "./fixtures";
+import { concat } from "../../../src/engines/images/bytes";
 
 // The streamed quantiser and PNG writers against their whole-image forms: same
 // palette, same indices, same bytes, whatever the band size.
@@ -45,15 +46,6 @@ function fewColours(width: number, height: number): Pixels {
   return { data, width, height };
 }
 
-const concatIndices = (parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 
 /** Palette and indices through PaletteBuilder + Remapper, `rows` rows at a time. */
 function streamed(px: Pixels, rows: number, opts: { maxColors: number; quality: number; dither: boolean }, maxSamples?: number) {
@@ -63,7 +55,7 @@ function streamed(px: Pixels, rows: number, opts: { maxColors: number; quality: 
   const remapper = new Remapper(px.width, built.colors, opts.dither, built.exact);
   const parts: Uint8Array[] = [];
   for (let y = 0; y < px.height; y += rows) parts.push(remapper.map(rowsOf(px, y, Math.min(px.height, y + rows))));
-  return { ...built, indices: concatIndices(parts) };
+  return { ...built, indices: concat(parts) };
 }
 
 const PICTURES: [string, () => Pixels][] = [

@@ -1,5 +1,5 @@
 import { ascii, ByteWriter, concat, u16be, u32be } from "../bytes";
-import { ilocEntries, readBoxes, type Box } from "../isobmff";
+import { ilocEntries, ipmaEntries, readBoxes, type Box } from "../isobmff";
 
 // Grid AVIF (HEIF derived image item of type 'grid', ISO/IEC 23008-12 6.6.2.3)
 // assembled from single-image AVIFs that libavif (jSquash's encoder) wrote, one
@@ -87,33 +87,6 @@ function irefs(b: Uint8Array, iref: Box | undefined, type: string): Map<number, 
   return out;
 }
 
-function ipmaAll(b: Uint8Array, ipma: Box): Map<number, [number, boolean][]> {
-  const version = b[ipma.body - 4];
-  const wideIndex = (b[ipma.body - 1] & 1) !== 0;
-  const out = new Map<number, [number, boolean][]>();
-  let at = ipma.body;
-  const count = u32be(b, at);
-  at += 4;
-  for (let e = 0; e < count && at < ipma.end; e++) {
-    const id = version < 1 ? u16be(b, at) : u32be(b, at);
-    at += version < 1 ? 2 : 4;
-    const n = b[at++];
-    const list: [number, boolean][] = [];
-    for (let k = 0; k < n; k++) {
-      if (wideIndex) {
-        const v = u16be(b, at);
-        list.push([v & 0x7fff, (v & 0x8000) !== 0]);
-        at += 2;
-      } else {
-        list.push([b[at] & 0x7f, (b[at] & 0x80) !== 0]);
-        at += 1;
-      }
-    }
-    out.set(id, list);
-  }
-  return out;
-}
-
 /** Payload of every item stored in the file (construction method 0) or in idat (1). */
 function ilocPayloads(b: Uint8Array, iloc: Box, idat: Box | undefined): Map<number, Uint8Array> {
   const out = new Map<number, Uint8Array>();
@@ -152,7 +125,7 @@ export function parseSingleAvif(b: Uint8Array): SingleAvif {
   const ipma = inner.find((x) => x.type === "ipma");
   if (!ipco || !ipma) throw new Error("AVIF tile: no ipco/ipma.");
   const propBoxes = readBoxes(b, ipco.body, ipco.end);
-  const assoc = ipmaAll(b, ipma);
+  const assoc = ipmaEntries(b, ipma);
   const payloads = ilocPayloads(b, iloc, find("idat"));
 
   const itemOf = (id: number): AvifImageItem => {

@@ -25,7 +25,8 @@ import { unfilter } from "./unfilter";
 // short image data, before yielding the band concerned (a bad end of the
 // compressed stream: before the last band).
 
-const ADAM7 = [
+/** Adam7 passes: first column and row, column and row step. */
+export const ADAM7 = [
   [0, 0, 8, 8],
   [4, 0, 8, 8],
   [0, 4, 4, 8],
