@@ -116,11 +116,22 @@ async function main() {
     async post(path, body, headers = {}) {
       const isForm = body instanceof FormData;
       const started = performance.now();
-      const res = await fetch(server.base + path, {
-        method: "POST",
-        body: isForm ? body : JSON.stringify(body),
-        headers: { "X-API-Key": server.apiKey, ...(isForm ? {} : { "Content-Type": "application/json" }), ...headers },
-      });
+      const send = () =>
+        fetch(server.base + path, {
+          method: "POST",
+          body: isForm ? body : JSON.stringify(body),
+          headers: { "X-API-Key": server.apiKey, ...(isForm ? {} : { "Content-Type": "application/json" }), ...headers },
+        });
+      let res;
+      try {
+        res = await send();
+      } catch (err) {
+        // A pooled keep-alive connection the server closed while a native peer
+        // ran for seconds fails before the request is sent: send it again.
+        const code = err?.cause?.code;
+        if (code !== "UND_ERR_SOCKET" && code !== "ECONNRESET") throw err;
+        res = await send();
+      }
       const text = await res.text();
       const ms = performance.now() - started;
       let json;
@@ -188,7 +199,7 @@ async function main() {
       try {
         await mod.run(ctx);
       } catch (err) {
-        console.log(`  section failed: ${err?.stack ?? err}`);
+        console.log(`  section failed: ${err?.stack ?? err}${err?.cause ? ` (cause: ${err.cause?.code ?? ""} ${err.cause?.message ?? err.cause})` : ""}`);
         // What wrangler/workerd said last (a crash or a reload shows here).
         console.log(`  wrangler output (tail):\n${server.output?.().slice(-2000) ?? ""}`);
       }
