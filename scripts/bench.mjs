@@ -129,7 +129,7 @@ async function main() {
         // A pooled keep-alive connection the server closed while a native peer
         // ran for seconds fails before the request is sent: send it again.
         const code = err?.cause?.code;
-        if (code !== "UND_ERR_SOCKET" && code !== "ECONNRESET") throw err;
+        if (code !== "UND_ERR_SOCKET" && code !== "ECONNRESET" && code !== "EPIPE") throw err;
         res = await send();
       }
       const text = await res.text();
