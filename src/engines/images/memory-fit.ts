@@ -28,8 +28,12 @@ const DECODE_BYTES: Record<ImageFormat, number> = { jpeg: 4, png: 4, webp: 4.7, 
 /** Whole-image encoder heap per output pixel (AVIF: the worst seen, 148 MB for a 4 MP frame). */
 const ENCODE_BYTES: Record<ImageFormat, number> = { jpeg: 17, png: 27, webp: 11, avif: 37, gif: 2, bmp: 3, tiff: 2 };
 const RGBA = 4;
-/** A band of about a megapixel plus MozJPEG's own heap (the banded JPEG reader and writer). */
-const BANDED_JPEG_BYTES = 24 * MiB;
+/**
+ * The banded JPEG reader or writer: MozJPEG's heap (16 MB) and about 16 MB of
+ * coefficient and pixel bands at half a megapixel a band (measured: a 24 MP
+ * JPEG to PNG peaks at 51 MB live with the PNG writer's output).
+ */
+const BANDED_JPEG_BYTES = 32 * MiB;
 /** The streaming PNG reader: a band of RGBA, two scanlines and inflate's window. */
 const PNG_BANDS_BYTES = 8 * MiB;
 /** The streaming PNG writer keeps only compressed rows: photos deflate to about 2 bytes a pixel. */
@@ -72,11 +76,14 @@ export function estimateBytes(plan: MemoryPlan): number {
   const { input, output } = plan;
   if (!output) return decode;
   const pixels = output.width * output.height;
-  // The output picture exists whole beside the source when a whole decode is
-  // resized (the whole-image resizers), or when bands are collected for a
-  // whole-image encoder. A whole decode at its own size is encoded as it is.
-  const wholeOutput = plan.source === "whole" ? pixels !== input.pixels : output.sink === "whole";
-  return decode + sinkBytes(output) + (wholeOutput ? pixels * RGBA : 0);
+  // Bands collected for a whole-image encoder: the picture exists whole, and
+  // the reader's heaps are dropped before the encoder starts (sinks.ts), so
+  // only the larger of the two phases counts.
+  if (plan.source !== "whole" && output.sink === "whole") return pixels * RGBA + Math.max(decode, sinkBytes(output));
+  // A whole decode that is resized exists beside its resized copy; at its own
+  // size it is encoded as it is.
+  const resizedCopy = plan.source === "whole" && pixels !== input.pixels;
+  return decode + sinkBytes(output) + (resizedCopy ? pixels * RGBA : 0);
 }
 
 /** Throws EngineError("too_large") (422 image_too_large) when the plan cannot fit. */

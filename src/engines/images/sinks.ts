@@ -1,6 +1,7 @@
 import { AvifGridWriter } from "./avif/grid-writer";
 import type { RowSink } from "./bands";
 import { PngRowWriter, type PngLayout } from "./codecs/png-writer";
+import { trimCodecHeaps } from "./codecs/emscripten";
 import { encodeImage } from "./encode";
 import { flattenOnWhite } from "./flatten";
 import { JpegBandWriter } from "./jpeg/band-writer";
@@ -43,6 +44,10 @@ class WholeImageSink implements RowSink {
 
   async finish(): Promise<Uint8Array> {
     const { width, height, format, quality, icc, orientation } = this.spec;
+    // The band reader's codec heaps (MozJPEG's decoder: 16 MB) are not needed
+    // any more: drop them before the whole-image encoder grows its own, so the
+    // two never coexist (memory-fit.ts counts the larger of them, not both).
+    trimCodecHeaps(0);
     return encodeImage(applyOrientation({ data: this.data, width, height }, orientation), format, { quality, icc });
   }
 }
