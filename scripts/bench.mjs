@@ -174,7 +174,9 @@ async function main() {
       return { result, peak_mb: +(peakRssKb(p) / 1024).toFixed(1) };
     },
     async runtime() {
-      const res = await fetch(`${server.base}/admin/v1/runtime`, { headers: { Authorization: `Bearer ${server.adminToken}` } });
+      const get = () => fetch(`${server.base}/admin/v1/runtime`, { headers: { Authorization: `Bearer ${server.adminToken}` } });
+      // Same stale keep-alive connection as in post() after a long Node-side measurement.
+      const res = await get().catch(() => get());
       return res.ok ? res.json() : {};
     },
     row(r) {
