@@ -113,6 +113,18 @@ function outputFrame(g: FrameGeometry, steps: Uint16Array[]): { g: FrameGeometry
   return { g: { ...g, components: g.components.map((c, i) => ({ ...c, tq: tq[i] })) }, dqt: unique.map((q, id) => dqtPayload(id, q)) };
 }
 
+/**
+ * Coefficients kept between the two passes at most (16 MB: about 5 MP at
+ * 4:2:0). Decoding the entropy-coded data is a quarter of compress's time, so
+ * a picture this size is decoded once, not twice; larger ones still stream.
+ */
+const KEEP_COEFFICIENT_BYTES = 16 * 1024 * 1024;
+
+/** All of a picture's quantised coefficients, as 16-bit values. */
+function coefficientBytes(g: FrameGeometry): number {
+  return g.components.reduce((sum, c) => sum + g.mcusY * c.v * c.bw * 64 * 2, 0);
+}
+
 function rowsPerBand(g: FrameGeometry, pixels: number): number {
   return Math.max(1, Math.floor(pixels / (g.width * g.mcuH)));
 }
@@ -130,13 +142,18 @@ export async function requantizeJpeg(
   const { steps, ratios } = await outputSteps(s, g, quality);
   const rows = rowsPerBand(g, bandPixels);
 
-  // Pass 1: symbol frequencies of the re-quantised coefficients.
+  // Pass 1: symbol frequencies of the re-quantised coefficients. A picture
+  // whose coefficients fit KEEP_COEFFICIENT_BYTES keeps them for pass 2
+  // instead of decoding the file a second time.
+  const keep = coefficientBytes(g) <= KEEP_COEFFICIENT_BYTES;
+  const kept: CoefBand[] = [];
   const dcFreq = [new Float64Array(257), new Float64Array(257)];
   const acFreq = [new Float64Array(257), new Float64Array(257)];
   const preds = g.components.map(() => 0);
   for (let done = 0; done < g.mcusY; ) {
     const band = first.next(rows);
     requantizeBand(band, ratios);
+    if (keep) kept.push(band);
     forEachBlockInMcuOrder(g, band, (ci, at) => {
       const t = ci === 0 ? 0 : 1;
       const plane = band.planes[ci];
@@ -154,13 +171,16 @@ export async function requantizeJpeg(
   };
   const out = outputFrame(g, steps);
   const enc = new ScanEncoder(out.g, huff);
-  const second = reader(b, s);
-  for (let done = 0; done < g.mcusY; ) {
-    const band = second.next(rows);
-    requantizeBand(band, ratios);
-    enc.encode(band);
-    done += band.mcuRows;
-    memoryProbe.sample();
+  if (keep) for (const band of kept.splice(0)) enc.encode(band);
+  else {
+    const second = reader(b, s);
+    for (let done = 0; done < g.mcusY; ) {
+      const band = second.next(rows);
+      requantizeBand(band, ratios);
+      enc.encode(band);
+      done += band.mcuRows;
+      memoryProbe.sample();
+    }
   }
   const jpeg = concat([jpegHeader(out.g, out.dqt, g.height, huff, [JFIF]), enc.finish(), EOI_BYTES]);
   return withJpegMetadata(jpeg, meta);
