@@ -192,7 +192,7 @@ function ispe(width: number, height: number): Uint8Array {
 }
 
 /** ImageGrid payload: version 0, flags (bit 0: 32-bit output sizes), rows-1, columns-1, output size. */
-export function gridDescriptor(l: GridLayout): Uint8Array {
+function gridDescriptor(l: GridLayout): Uint8Array {
   const { width, height } = l;
   const wide = width > 0xffff || height > 0xffff;
   const w = new ByteWriter(12);
