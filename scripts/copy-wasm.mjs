@@ -19,7 +19,6 @@ const files = {
   "webp_dec.wasm": "@jsquash/webp/codec/dec/webp_dec.wasm",
   "webp_enc_simd.wasm": "@jsquash/webp/codec/enc/webp_enc_simd.wasm",
   "avif_dec.wasm": "@jsquash/avif/codec/dec/avif_dec.wasm",
-  "avif_enc.wasm": "@jsquash/avif/codec/enc/avif_enc.wasm",
   "squoosh_resize_bg.wasm": "@jsquash/resize/lib/resize/pkg/squoosh_resize_bg.wasm",
 };
 

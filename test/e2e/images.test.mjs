@@ -160,6 +160,15 @@ test("a 12-megapixel PNG is read in bands; big AVIF output is a grid that native
     assert.deepEqual(identify(back), ["PNG", "2000x1500"]);
     const cmp = spawnSync("compare", ["-metric", "PSNR", back, mid, "null:"], { encoding: "utf8" });
     assert.ok(Number.parseFloat(cmp.stderr) > 33, `grid AVIF vs source PSNR ${cmp.stderr}`);
+    // Under 1.5 MP: one AV1 frame in our own container, checked the same way.
+    const one = join(tmp, "one.png");
+    run("convert", [sample, "-resize", "1000x700!", one]);
+    const still = await ok("/api/v1/image/convert", readFileSync(one), "one.png", { target_format: "avif", quality: 85 });
+    const stillBack = join(tmp, "one-back.png");
+    run("avifdec", [still.path, stillBack]);
+    assert.deepEqual(identify(stillBack), ["PNG", "1000x700"]);
+    const stillCmp = spawnSync("compare", ["-metric", "PSNR", stillBack, one, "null:"], { encoding: "utf8" });
+    assert.ok(Number.parseFloat(stillCmp.stderr) > 33, `AVIF vs source PSNR ${stillCmp.stderr}`);
   })();
 });
 

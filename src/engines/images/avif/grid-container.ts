@@ -1,10 +1,14 @@
 import { ascii, ByteWriter, concat, u16be, u32be } from "../bytes";
 import { ilocEntries, ipmaEntries, readBoxes, type Box } from "../isobmff";
+import { ALPHA_URN, ispe } from "./item-props";
+import { writeHeif, type HeifItem, type ItemProp, type ItemReference } from "./heif-writer";
+
+export type { ItemProp } from "./heif-writer";
 
 // Grid AVIF (HEIF derived image item of type 'grid', ISO/IEC 23008-12 6.6.2.3)
-// assembled from single-image AVIFs that libavif (jSquash's encoder) wrote, one
-// per tile. We take each tile file apart (payload + item properties of the
-// colour item and, if any, of its alpha auxiliary item) and write one file:
+// assembled from tiles encoded separately (avif/still.ts gives each tile's
+// payload and item properties: colour item and, if any, its alpha auxiliary
+// item), written as one file by heif-writer.ts:
 //
 //   ftyp  avif, compatible avif mif1 miaf (+ the tile's profile brand when the
 //         output still fits it)
@@ -18,15 +22,6 @@ import { ilocEntries, ipmaEntries, readBoxes, type Box } from "../isobmff";
 // auxC, an 'auxl' reference to the colour grid and its own 'dimg' to the alpha
 // tiles; grid descriptors live in mdat (construction method 0). Identical
 // property boxes are stored once in ipco.
-
-const ALPHA_URN = "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha";
-
-/** One property box (whole box bytes) and its ipma essential flag. */
-export interface ItemProp {
-  box: Uint8Array;
-  type: string;
-  essential: boolean;
-}
 
 export interface AvifImageItem {
   payload: Uint8Array;
@@ -106,6 +101,7 @@ function ilocPayloads(b: Uint8Array, iloc: Box, idat: Box | undefined): Map<numb
 /**
  * Takes a single-image AVIF apart: the primary colour item and its alpha
  * auxiliary item (if any), each with a copy of its payload and property boxes.
+ * The inverse of still.ts#writeStillAvif, for checking files we or others wrote.
  */
 export function parseSingleAvif(b: Uint8Array): SingleAvif {
   const top = readBoxes(b, 0, b.length);
@@ -181,16 +177,6 @@ export interface GridTile {
   alpha?: AvifImageItem;
 }
 
-function ispe(width: number, height: number): Uint8Array {
-  const w = new ByteWriter(20);
-  w.u32be(20);
-  w.text("ispe");
-  w.u32be(0);
-  w.u32be(width);
-  w.u32be(height);
-  return w.result();
-}
-
 /** ImageGrid payload: version 0, flags (bit 0: 32-bit output sizes), rows-1, columns-1, output size. */
 function gridDescriptor(l: GridLayout): Uint8Array {
   const { width, height } = l;
@@ -242,25 +228,6 @@ export function orientationProps(orientation: number): ItemProp[] {
   return out;
 }
 
-/** Writes a box whose size is patched once its body is written. */
-function box(w: ByteWriter, type: string, body: () => void, full?: { version: number; flags: number }): void {
-  const start = w.length;
-  w.u32be(0);
-  w.text(type);
-  if (full) w.u32be((full.version << 24) | full.flags);
-  body();
-  w.patchU32be(start, w.length - start);
-}
-
-interface OutItem {
-  id: number;
-  type: "av01" | "grid";
-  name: string;
-  hidden: boolean;
-  payload: Uint8Array;
-  props: ItemProp[];
-}
-
 /** Profile brands (MA1B/MA1A) kept only while the output stays within the Baseline picture bounds. */
 const PROFILE_BRANDS = new Set(["MA1B", "MA1A"]);
 const BASELINE_MAX = [8192, 4352];
@@ -289,158 +256,27 @@ export function writeGridAvif(layout: GridLayout, tiles: readonly GridTile[], br
 
   // Grid properties: those of the first tile, minus the codec configuration, with the output size.
   const gridProps = (tile: AvifImageItem): ItemProp[] =>
-    tile.props.filter((p) => p.type !== "av1C").map((p) => (p.type === "ispe" ? { box: ispe(width, height), type: "ispe", essential: false } : p));
+    tile.props.filter((p) => p.type !== "av1C").map((p) => (p.type === "ispe" ? ispe(width, height) : p));
 
   const descriptor = gridDescriptor(layout);
-  const items: OutItem[] = [];
+  const items: HeifItem[] = [];
   // Transformative properties (irot/imir) on the colour grid only, as libavif writes them:
   // the alpha plane is part of the reconstructed primary image they apply to.
-  const colorGrid: OutItem = { id: 1, type: "grid", name: "Color", hidden: false, payload: descriptor, props: [...gridProps(tiles[0].color), ...transforms] };
+  const colorGrid: HeifItem = { id: 1, type: "grid", name: "Color", hidden: false, payload: descriptor, props: [...gridProps(tiles[0].color), ...transforms] };
   items.push(colorGrid);
-  const colorTiles = tiles.map((t, i): OutItem => ({ id: 2 + i, type: "av01", name: "Color", hidden: true, payload: t.color.payload, props: t.color.props }));
+  const colorTiles = tiles.map((t, i): HeifItem => ({ id: 2 + i, type: "av01", name: "Color", hidden: true, payload: t.color.payload, props: t.color.props }));
   items.push(...colorTiles);
-  let alphaGrid: OutItem | undefined;
-  let alphaTiles: OutItem[] = [];
+  const references: ItemReference[] = [{ type: "dimg", from: colorGrid.id, to: colorTiles.map((t) => t.id) }];
   if (withAlpha) {
-    alphaGrid = { id: 2 + tiles.length, type: "grid", name: "Alpha", hidden: false, payload: descriptor, props: gridProps(tiles[0].alpha!) };
+    const alphaGrid: HeifItem = { id: 2 + tiles.length, type: "grid", name: "Alpha", hidden: false, payload: descriptor, props: gridProps(tiles[0].alpha!) };
     items.push(alphaGrid);
-    const base = alphaGrid.id + 1;
-    alphaTiles = tiles.map((t, i): OutItem => ({ id: base + i, type: "av01", name: "Alpha", hidden: true, payload: t.alpha!.payload, props: t.alpha!.props }));
+    const alphaTiles = tiles.map((t, i): HeifItem => ({ id: alphaGrid.id + 1 + i, type: "av01", name: "Alpha", hidden: true, payload: t.alpha!.payload, props: t.alpha!.props }));
     items.push(...alphaTiles);
+    references.push({ type: "dimg", from: alphaGrid.id, to: alphaTiles.map((t) => t.id) }, { type: "auxl", from: alphaGrid.id, to: [colorGrid.id] });
   }
 
-  // ipco: identical boxes once.
-  const propIndex = new Map<string, number>();
-  const propList: Uint8Array[] = [];
-  const keyOf = (p: Uint8Array) => {
-    let s = "";
-    for (let i = 0; i < p.length; i++) s += String.fromCharCode(p[i]);
-    return s;
-  };
-  const assoc = items.map((it) =>
-    it.props.map((p): [number, boolean] => {
-      const k = keyOf(p.box);
-      let idx = propIndex.get(k);
-      if (idx === undefined) {
-        propList.push(p.box);
-        idx = propList.length;
-        propIndex.set(k, idx);
-      }
-      return [idx, p.essential];
-    }),
-  );
-  const wideIndex = propList.length > 127;
-
-  const w = new ByteWriter(4096 + items.length * 64);
   const keepProfile = width <= BASELINE_MAX[0] && height <= BASELINE_MAX[1];
   const compatible = ["avif", "mif1", "miaf"];
   for (const br of brands) if (!compatible.includes(br) && (keepProfile || !PROFILE_BRANDS.has(br))) compatible.push(br);
-  box(w, "ftyp", () => {
-    w.text("avif");
-    w.u32be(0);
-    for (const br of compatible) w.text(br);
-  });
-
-  const ilocFixups: { at: number; item: OutItem }[] = [];
-  box(w, "meta", () => {
-    box(w, "hdlr", () => {
-      w.u32be(0); // pre_defined
-      w.text("pict");
-      w.u32be(0);
-      w.u32be(0);
-      w.u32be(0);
-      w.u8(0); // empty name
-    }, { version: 0, flags: 0 });
-    box(w, "pitm", () => w.u16be(colorGrid.id), { version: 0, flags: 0 });
-    box(w, "iloc", () => {
-      w.u8(0x44); // offset_size 4, length_size 4
-      w.u8(0x00); // base_offset_size 0, reserved
-      w.u16be(items.length);
-      for (const it of items) {
-        w.u16be(it.id);
-        w.u16be(0); // data_reference_index
-        w.u16be(1); // extent_count
-        ilocFixups.push({ at: w.length, item: it });
-        w.u32be(0); // extent_offset, patched below
-        w.u32be(it.payload.length);
-      }
-    }, { version: 0, flags: 0 });
-    box(w, "iinf", () => {
-      w.u16be(items.length);
-      for (const it of items) {
-        box(w, "infe", () => {
-          w.u16be(it.id);
-          w.u16be(0); // item_protection_index
-          w.text(it.type);
-          w.text(it.name);
-          w.u8(0);
-        }, { version: 2, flags: it.hidden ? 1 : 0 });
-      }
-    }, { version: 0, flags: 0 });
-    box(w, "iref", () => {
-      const dimg = (from: OutItem, to: OutItem[]) =>
-        box(w, "dimg", () => {
-          w.u16be(from.id);
-          w.u16be(to.length);
-          for (const t of to) w.u16be(t.id);
-        });
-      dimg(colorGrid, colorTiles);
-      if (alphaGrid) {
-        dimg(alphaGrid, alphaTiles);
-        box(w, "auxl", () => {
-          w.u16be(alphaGrid.id);
-          w.u16be(1);
-          w.u16be(colorGrid.id);
-        });
-      }
-    }, { version: 0, flags: 0 });
-    box(w, "iprp", () => {
-      box(w, "ipco", () => {
-        for (const p of propList) w.bytes(p);
-      });
-      box(w, "ipma", () => {
-        w.u32be(items.length);
-        items.forEach((it, i) => {
-          w.u16be(it.id);
-          w.u8(assoc[i].length);
-          for (const [idx, ess] of assoc[i]) {
-            if (wideIndex) w.u16be((ess ? 0x8000 : 0) | idx);
-            else w.u8((ess ? 0x80 : 0) | idx);
-          }
-        });
-      }, { version: 0, flags: wideIndex ? 1 : 0 });
-    });
-  }, { version: 0, flags: 0 });
-
-  // mdat: one grid descriptor shared by both grids (same layout), then the tile payloads.
-  let dataSize = 0;
-  const seen = new Set<Uint8Array>();
-  for (const it of items) if (!seen.has(it.payload)) (seen.add(it.payload), (dataSize += it.payload.length));
-  const mdatHeader = dataSize + 8 > 0xffffffff ? 16 : 8;
-  const metaEnd = w.length;
-  const out = new Uint8Array(metaEnd + mdatHeader + dataSize);
-  out.set(w.result(), 0);
-  const view = new DataView(out.buffer);
-  let at = metaEnd;
-  if (mdatHeader === 8) view.setUint32(at, 8 + dataSize);
-  else {
-    view.setUint32(at, 1);
-    view.setUint32(at + 8, Math.floor((16 + dataSize) / 2 ** 32));
-    view.setUint32(at + 12, (16 + dataSize) >>> 0);
-  }
-  out.set([0x6d, 0x64, 0x61, 0x74], at + 4); // "mdat"
-  at += mdatHeader;
-  const placed = new Map<Uint8Array, number>();
-  for (const { at: fix, item } of ilocFixups) {
-    let offset = placed.get(item.payload);
-    if (offset === undefined) {
-      offset = at;
-      out.set(item.payload, at);
-      at += item.payload.length;
-      placed.set(item.payload, offset);
-    }
-    if (offset > 0xffffffff) throw new Error("AVIF grid: file over 4 GB.");
-    view.setUint32(fix, offset);
-  }
-  return out;
+  return writeHeif({ brands: compatible, primary: colorGrid.id, items, references });
 }

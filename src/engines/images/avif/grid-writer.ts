@@ -1,12 +1,12 @@
 import type { RowSink } from "../bands";
-import { encodeAvif } from "../codecs/avif";
 import type { Pixels } from "../types";
-import { orientationProps, parseSingleAvif, writeGridAvif, type GridLayout, type GridTile } from "./grid-container";
+import { orientationProps, writeGridAvif, type GridLayout, type GridTile } from "./grid-container";
+import { ScreenContentStats } from "./screen-content";
+import { encodeAvifItems } from "./still";
 
 // AVIF of any size in bounded memory: the picture is cut into equal tiles, each
-// encoded as its own AV1 still by the ordinary encoder (libavif + aom, whose
-// heap grows with the picture it encodes: ~31 bytes a pixel), then one 'grid'
-// item ties them together (see grid-container.ts). Rows arrive top to bottom;
+// encoded as its own AV1 still by our encoder (avif/still.ts; aom's heap grows
+// with the picture it encodes), then one 'grid' item ties them together (see grid-container.ts). Rows arrive top to bottom;
 // one row of tiles is buffered, encoded as soon as it is complete, and only the
 // compressed payloads are kept. Tiles on the right and bottom edges are padded
 // by repeating the edge pixels (all grid tiles have one size); the grid's output
@@ -15,9 +15,7 @@ import { orientationProps, parseSingleAvif, writeGridAvif, type GridLayout, type
 // Alpha is decided up front (`alpha` option), because a grid's tiles must all
 // be alike and the writer cannot know about later rows: with alpha false the
 // alpha channel is ignored (written opaque, no alpha item); with alpha true
-// every tile carries an alpha item. libavif leaves the alpha item out of a
-// fully opaque picture, so an opaque tile gets one alpha sample of 254 (in the
-// padding when the tile has any, else its bottom-right pixel) to keep it.
+// every tile carries an alpha item, opaque tiles included.
 //
 // Odd sizes: MIAF 7.3.11.4.2 wants a grid's output size even in every dimension
 // the tiles' chroma is subsampled in, and libavif (ours, Chrome's, avifdec)
@@ -125,7 +123,7 @@ export class AvifGridWriter implements RowSink {
   readonly layout: GridLayout;
   private readonly alpha: boolean;
   private readonly orientation: number;
-  /** 4:4:4 tiles when a side is odd (see the top comment), else 4:2:0 through encodeAvif. */
+  /** 4:4:4 tiles when a side is odd (see the top comment), else 4:2:0. */
   readonly chroma: "420" | "444";
   private rowBuf: Uint8Array | null;
   private tileBuf: Uint8Array | null;
@@ -133,6 +131,7 @@ export class AvifGridWriter implements RowSink {
   private held = 0;
   private received = 0;
   private readonly tiles: GridTile[] = [];
+  private readonly screen = new ScreenContentStats();
   private brands: string[] = [];
 
   constructor(
@@ -179,6 +178,8 @@ export class AvifGridWriter implements RowSink {
     const src = this.rowBuf!;
     const tile = this.tileBuf!;
     const rowBytes = this.width * 4;
+    this.screen.add(src, this.width, this.held);
+    const screenContent = this.screen.isScreenContent();
     for (let c = 0; c < columns; c++) {
       const x0 = c * tw;
       const w = Math.min(tw, this.width - x0);
@@ -192,25 +193,16 @@ export class AvifGridWriter implements RowSink {
           for (let x = w; x < tw; x++) tile.set(edge, to + x * 4);
         }
       }
-      const padded = w < tw || this.held < th;
-      if (!this.alpha) {
-        for (let i = 3; i < tile.length; i += 4) tile[i] = 255;
-      } else {
-        let opaque = true;
-        for (let i = 3; i < tile.length; i += 4) if (tile[i] !== 255) (opaque = false), (i = tile.length);
-        if (opaque) {
-          // Keep libavif from dropping this tile's alpha item (see the top comment).
-          const at = padded ? ((w < tw ? tw - 1 : 0) + (this.held < th ? th - 1 : 0) * tw) : tw * th - 1;
-          tile[at * 4 + 3] = 254;
-        }
-      }
+      // Without alpha the tiles are encoded opaque; with it every tile gets an
+      // alpha item, even an opaque one (a grid's tiles must all be alike).
       const tilePx = { data: tile, width: tw, height: th };
-      const file = await encodeAvif(tilePx, this.quality, { chroma: this.chroma });
-      const parsed = parseSingleAvif(file);
-      if (this.alpha && !parsed.alpha) throw new Error("AVIF grid: the encoder wrote a tile without alpha.");
-      if (!this.alpha && parsed.alpha) throw new Error("AVIF grid: the encoder wrote alpha for an opaque tile.");
-      if (!this.brands.length) this.brands = parsed.brands;
-      this.tiles.push({ color: parsed.color, alpha: parsed.alpha });
+      const items = await encodeAvifItems(tilePx, this.quality, {
+        chroma: this.chroma,
+        alpha: this.alpha ? "always" : "never",
+        screenContent,
+      });
+      if (!this.brands.length) this.brands = items.brands;
+      this.tiles.push({ color: items.color, alpha: items.alpha });
     }
     this.held = 0;
   }

@@ -1,0 +1,59 @@
+import createAv1StillEncoder, { type Av1StillModule } from "../../../../wasm/av1-still/av1_still_enc.js";
+import wasm from "../../../../wasm/av1-still/av1_still_enc.wasm";
+import type { Pixels } from "../types";
+import { emscriptenCodec, type EmscriptenFactory } from "./emscripten";
+
+// Our AV1 still-picture encoder: libaom 3.12 built for WASM with its SSE
+// intrinsics compiled to WASM SIMD (wasm/av1-still/, see its build.sh). It
+// turns RGBA pixels into the AV1 payload of one AVIF image item; the AVIF
+// container is ours (avif/still.ts, avif/grid-container.ts). Settings are
+// libavif's for a single image (see av1-still.c).
+
+const encoder = emscriptenCodec("av1_still_enc", createAv1StillEncoder as unknown as EmscriptenFactory<Av1StillModule>, wasm);
+
+export type Av1StillKind = "color-420" | "color-444" | "alpha";
+const KIND_CODE: Record<Av1StillKind, number> = { "color-420": 0, "color-444": 1, alpha: 2 };
+
+/** libavif's quality (0..100) to AV1 quantizer (63..0) mapping, so quality means what it means in every libavif tool. */
+export function qualityToQuantizer(quality: number): number {
+  return Math.floor(((100 - quality) * 63 + 50) / 100);
+}
+
+function cString(heap: Uint8Array, at: number): string {
+  let s = "";
+  for (let i = at; heap[i] && s.length < 300; i++) s += String.fromCharCode(heap[i]);
+  return s;
+}
+
+/**
+ * One AV1 still per requested kind, from the same pixels (copied into the
+ * encoder's heap once): e.g. ["color-420", "alpha"] gives the colour and the
+ * alpha payloads of one picture. `screenContent` imposes aom's screen-content
+ * decision on the colour (grid tiles, see avif/screen-content.ts); left out,
+ * aom decides from these pixels.
+ */
+export async function encodeAv1Stills(
+  px: Pixels,
+  kinds: readonly Av1StillKind[],
+  quantizer: number,
+  speed: number,
+  screenContent?: boolean,
+): Promise<Uint8Array[]> {
+  const { module: m } = await encoder();
+  const bytes = px.width * px.height * 4;
+  const at = m._malloc(bytes);
+  if (!at) throw new Error("AV1 encode failed: out of memory.");
+  try {
+    m.HEAPU8.set(px.data.length === bytes ? px.data : px.data.subarray(0, bytes), at);
+    return kinds.map((kind) => {
+      const screen = kind === "alpha" || screenContent === undefined ? -1 : screenContent ? 1 : 0;
+      const n = m._still_encode(at, px.width, px.height, KIND_CODE[kind], quantizer, speed, screen);
+      if (n < 0) throw new Error(`AV1 encode failed: ${cString(m.HEAPU8, m._still_message())}.`);
+      const out = m.HEAPU8.slice(m._still_output(), m._still_output() + n);
+      m._still_release();
+      return out;
+    });
+  } finally {
+    m._free(at);
+  }
+}
