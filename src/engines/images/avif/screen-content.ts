@@ -10,6 +10,8 @@
 // so the first rows are judged on less of the picture; by the last row the
 // decision is the whole picture's.
 
+import type { Pixels } from "../types";
+
 const BLOCK = 16;
 const MAX_COLORS = 4;
 
@@ -28,7 +30,7 @@ export class ScreenContentStats {
    * band's top-left; a band whose height is not a multiple of 16 leaves its
    * last partial block row uncounted (its pixels still count in the area).
    */
-  add(data: Uint8Array, width: number, rows: number): void {
+  add(data: Pixels["data"], width: number, rows: number): void {
     this.area += width * rows;
     for (let by = 0; by + BLOCK <= rows; by += BLOCK) {
       for (let bx = 0; bx + BLOCK <= width; bx += BLOCK) {
@@ -44,7 +46,7 @@ export class ScreenContentStats {
   }
 
   /** Distinct luma values of one block, counted up to MAX_COLORS + 1. */
-  private countColors(data: Uint8Array, width: number, bx: number, by: number): number {
+  private countColors(data: Pixels["data"], width: number, bx: number, by: number): number {
     let n = 0;
     for (let y = by; y < by + BLOCK; y++) {
       let o = (y * width + bx) * 4;
