@@ -1,9 +1,7 @@
-import { ascii, ByteWriter, concat, u16be, u32be } from "../bytes";
-import { ilocEntries, ipmaEntries, readBoxes, type Box } from "../isobmff";
-import { ALPHA_URN, ispe } from "./item-props";
+import { ByteWriter } from "../bytes";
 import { writeHeif, type HeifItem, type ItemProp, type ItemReference } from "./heif-writer";
-
-export type { ItemProp } from "./heif-writer";
+import { ispe } from "./item-props";
+import type { AvifImageItem } from "./still";
 
 // Grid AVIF (HEIF derived image item of type 'grid', ISO/IEC 23008-12 6.6.2.3)
 // assembled from tiles encoded separately (avif/still.ts gives each tile's
@@ -23,140 +21,6 @@ export type { ItemProp } from "./heif-writer";
 // tiles; grid descriptors live in mdat (construction method 0). Identical
 // property boxes are stored once in ipco.
 
-export interface AvifImageItem {
-  payload: Uint8Array;
-  /** In ipma order, as the encoder wrote them (ispe, pixi, av1C, colr | auxC ...). */
-  props: ItemProp[];
-  width: number;
-  height: number;
-}
-
-export interface SingleAvif {
-  /** ftyp compatible brands. */
-  brands: string[];
-  color: AvifImageItem;
-  alpha?: AvifImageItem;
-}
-
-// --- parsing -----------------------------------------------------------------
-
-interface ItemInfo {
-  id: number;
-  type: string;
-}
-
-function fullVersion(b: Uint8Array, box: Box): number {
-  return b[box.start + 8];
-}
-
-function infeList(b: Uint8Array, iinf: Box): ItemInfo[] {
-  // iinf is a full box: version 0 has a u16 count, else u32.
-  const first = iinf.body + (b[iinf.body - 4] === 0 ? 2 : 4);
-  const out: ItemInfo[] = [];
-  for (const infe of readBoxes(b, first, iinf.end)) {
-    if (infe.type !== "infe") continue;
-    const v = b[infe.body - 4];
-    if (v < 2) continue;
-    const id = v === 2 ? u16be(b, infe.body) : u32be(b, infe.body);
-    out.push({ id, type: ascii(b, infe.body + (v === 2 ? 2 : 4) + 2, 4) });
-  }
-  return out;
-}
-
-/** References of one type in iref: from item -> to items. */
-function irefs(b: Uint8Array, iref: Box | undefined, type: string): Map<number, number[]> {
-  const out = new Map<number, number[]>();
-  if (!iref) return out;
-  const wide = b[iref.body - 4] !== 0;
-  for (const r of readBoxes(b, iref.body, iref.end)) {
-    if (r.type !== type) continue;
-    let at = r.start + 8;
-    const from = wide ? u32be(b, at) : u16be(b, at);
-    at += wide ? 4 : 2;
-    const n = u16be(b, at);
-    at += 2;
-    const to: number[] = [];
-    for (let k = 0; k < n; k++, at += wide ? 4 : 2) to.push(wide ? u32be(b, at) : u16be(b, at));
-    out.set(from, to);
-  }
-  return out;
-}
-
-/** Payload of every item stored in the file (construction method 0) or in idat (1). */
-function ilocPayloads(b: Uint8Array, iloc: Box, idat: Box | undefined): Map<number, Uint8Array> {
-  const out = new Map<number, Uint8Array>();
-  for (const [id, { method, extents }] of ilocEntries(b, iloc)) {
-    const origin = method === 1 ? (idat ? idat.start + 8 : -1) : 0;
-    const parts = extents.map(({ offset, length }) => {
-      const start = origin + offset;
-      const size = length === 0 ? b.length - start : length; // 0 means "to the end of the file"
-      if (origin < 0 || method > 1 || start + size > b.length) throw new Error(`AVIF tile: item ${id} data is out of range.`);
-      return b.subarray(start, start + size);
-    });
-    out.set(id, parts.length === 1 ? parts[0] : concat(parts));
-  }
-  return out;
-}
-
-/**
- * Takes a single-image AVIF apart: the primary colour item and its alpha
- * auxiliary item (if any), each with a copy of its payload and property boxes.
- * The inverse of still.ts#writeStillAvif, for checking files we or others wrote.
- */
-export function parseSingleAvif(b: Uint8Array): SingleAvif {
-  const top = readBoxes(b, 0, b.length);
-  const ftyp = top.find((x) => x.type === "ftyp");
-  const meta = top.find((x) => x.type === "meta");
-  if (!ftyp || !meta) throw new Error("AVIF tile: no ftyp/meta box.");
-  const brands: string[] = [];
-  for (let at = ftyp.body + 8; at + 4 <= ftyp.end; at += 4) brands.push(ascii(b, at, 4));
-  const boxes = readBoxes(b, meta.body, meta.end);
-  const find = (t: string) => boxes.find((x) => x.type === t);
-  const pitm = find("pitm"), iinf = find("iinf"), iloc = find("iloc"), iprp = find("iprp");
-  if (!pitm || !iinf || !iloc || !iprp) throw new Error("AVIF tile: incomplete meta box.");
-  const primary = fullVersion(b, pitm) === 0 ? u16be(b, pitm.body) : u32be(b, pitm.body);
-  const items = infeList(b, iinf);
-  const inner = readBoxes(b, iprp.body, iprp.end);
-  const ipco = inner.find((x) => x.type === "ipco");
-  const ipma = inner.find((x) => x.type === "ipma");
-  if (!ipco || !ipma) throw new Error("AVIF tile: no ipco/ipma.");
-  const propBoxes = readBoxes(b, ipco.body, ipco.end);
-  const assoc = ipmaEntries(b, ipma);
-  const payloads = ilocPayloads(b, iloc, find("idat"));
-
-  const itemOf = (id: number): AvifImageItem => {
-    const info = items.find((i) => i.id === id);
-    if (!info || info.type !== "av01") throw new Error(`AVIF tile: item ${id} is not an av01 image (${info?.type}).`);
-    const payload = payloads.get(id);
-    if (!payload) throw new Error(`AVIF tile: item ${id} has no data.`);
-    const props: ItemProp[] = [];
-    let width = 0, height = 0;
-    for (const [index, essential] of assoc.get(id) ?? []) {
-      const box = propBoxes[index - 1];
-      if (!box) continue;
-      if (box.type === "ispe") {
-        width = u32be(b, box.start + 12);
-        height = u32be(b, box.start + 16);
-      }
-      props.push({ box: b.slice(box.start, box.end), type: box.type, essential });
-    }
-    if (!width || !height) throw new Error(`AVIF tile: item ${id} has no ispe.`);
-    return { payload: payload.slice(), props, width, height };
-  };
-
-  const color = itemOf(primary);
-  let alpha: AvifImageItem | undefined;
-  for (const [from, to] of irefs(b, find("iref"), "auxl")) {
-    if (!to.includes(primary)) continue;
-    const auxC = (assoc.get(from) ?? []).map(([i]) => propBoxes[i - 1]).find((x) => x?.type === "auxC");
-    // auxC: full box header (12 bytes), then the NUL-terminated aux_type URN.
-    if (auxC && ascii(b, auxC.start + 12, ALPHA_URN.length) === ALPHA_URN) alpha = itemOf(from);
-  }
-  return { brands, color, alpha };
-}
-
-// --- writing -----------------------------------------------------------------
-
 export interface GridLayout {
   /**
    * Output size, which crops the padded tiles. MIAF 7.3.11.4.2 (and libavif, which
@@ -171,7 +35,7 @@ export interface GridLayout {
   tileHeight: number;
 }
 
-/** Tiles in raster order, as parsed from each tile's AVIF. */
+/** Tiles in raster order, as avif/still.ts#encodeAvifItems gives them. */
 export interface GridTile {
   color: AvifImageItem;
   alpha?: AvifImageItem;

@@ -6,9 +6,11 @@ import { encodeAvifItems } from "./still";
 
 // AVIF of any size in bounded memory: the picture is cut into equal tiles, each
 // encoded as its own AV1 still by our encoder (avif/still.ts; aom's heap grows
-// with the picture it encodes), then one 'grid' item ties them together (see grid-container.ts). Rows arrive top to bottom;
-// one row of tiles is buffered, encoded as soon as it is complete, and only the
-// compressed payloads are kept. Tiles on the right and bottom edges are padded
+// with the picture it encodes), then one 'grid' item ties them together (see
+// grid-container.ts). Rows arrive top to bottom; one row of tiles is buffered,
+// encoded as soon as it is complete, and only the compressed payloads are
+// kept. Each row of tiles gets the screen-content decision made so far for
+// the picture (screen-content.ts). Tiles on the right and bottom edges are padded
 // by repeating the edge pixels (all grid tiles have one size); the grid's output
 // size crops the padding away.
 //

@@ -1,7 +1,6 @@
 import { encodeAv1Stills, qualityToQuantizer, type Av1StillKind } from "../codecs/av1-still";
 import type { Pixels } from "../types";
 import { stillConfig } from "./av1-sequence";
-import type { AvifImageItem, SingleAvif } from "./grid-container";
 import { writeHeif, type HeifItem, type ItemProp } from "./heif-writer";
 import { auxCAlpha, av1C, colrNclx, ispe, pixi, type Av1Config } from "./item-props";
 
@@ -9,6 +8,22 @@ import { auxCAlpha, av1C, colrNclx, ispe, pixi, type Av1Config } from "./item-pr
 // item properties and the file, laid out as libavif lays out its own (a
 // colour item 'Color', and an alpha item 'Alpha' referring to it with 'auxl'
 // when the picture has transparency).
+
+/** One AV1 image item: its payload, and its property boxes in ipma order (ispe, pixi, av1C, colr | auxC). */
+export interface AvifImageItem {
+  payload: Uint8Array;
+  props: ItemProp[];
+  width: number;
+  height: number;
+}
+
+/** The items of one picture, before they become a file (or grid tiles). */
+export interface SingleAvif {
+  /** ftyp compatible brands. */
+  brands: string[];
+  color: AvifImageItem;
+  alpha?: AvifImageItem;
+}
 
 /** Encoder speed 6 is libavif's and avifenc's default: the usual size/time balance. */
 export const AVIF_SPEED = 6;

@@ -34,11 +34,7 @@ export async function decodeAvif(bytes: Uint8Array): Promise<Pixels> {
   return { data: img.data, width: img.width, height: img.height };
 }
 
-/**
- * 4:2:0 unless told otherwise: 4:4:4 is for grid tiles of a picture with an
- * odd side, which a 4:2:0 grid cannot have (avif/grid-writer.ts). An alpha
- * item is written when any pixel is not opaque.
- */
-export function encodeAvif(pixels: Pixels, quality: number, opts: { chroma?: "420" | "444" } = {}): Promise<Uint8Array> {
-  return encodeAvifStill(pixels, quality, { chroma: opts.chroma });
+/** One AVIF frame, 4:2:0; an alpha item when any pixel is not opaque (grids: avif/grid-writer.ts). */
+export function encodeAvif(pixels: Pixels, quality: number): Promise<Uint8Array> {
+  return encodeAvifStill(pixels, quality);
 }
