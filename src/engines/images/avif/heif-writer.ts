@@ -37,7 +37,7 @@ export interface ItemReference {
   to: number[];
 }
 
-export interface HeifFile {
+interface HeifFile {
   /** ftyp compatible brands (the major brand is always 'avif'). */
   brands: readonly string[];
   primary: number;

@@ -6,7 +6,7 @@ import type { ItemProp } from "./heif-writer";
 // (the AV1 codec configuration, essential), colr 'nclx' (colour coding) on a
 // colour item, auxC (alpha URN) on an alpha item.
 
-export const ALPHA_URN = "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha";
+const ALPHA_URN = "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha";
 
 function prop(type: string, essential: boolean, body: (w: ByteWriter) => void, version?: number): ItemProp {
   const w = new ByteWriter(64);

@@ -26,7 +26,7 @@ export interface SingleAvif {
 }
 
 /** Encoder speed 6 is libavif's and avifenc's default: the usual size/time balance. */
-export const AVIF_SPEED = 6;
+const AVIF_SPEED = 6;
 
 export interface AvifStillOptions {
   /** 4:2:0 (default) or 4:4:4 chroma. */
@@ -81,7 +81,7 @@ export async function encodeAvifItems(px: Pixels, quality: number, opts: AvifSti
 }
 
 /** The AVIF file of one picture; `transforms` (irot/imir) go on the colour item. */
-export function writeStillAvif(still: SingleAvif, transforms: readonly ItemProp[] = []): Uint8Array {
+function writeStillAvif(still: SingleAvif, transforms: readonly ItemProp[] = []): Uint8Array {
   const items: HeifItem[] = [{ id: 1, type: "av01", name: "Color", hidden: false, payload: still.color.payload, props: [...still.color.props, ...transforms] }];
   if (still.alpha) items.push({ id: 2, type: "av01", name: "Alpha", hidden: false, payload: still.alpha.payload, props: still.alpha.props });
   const references = still.alpha ? [{ type: "auxl" as const, from: 2, to: [1] }] : [];
