@@ -1,9 +1,12 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { announceCorpus } from "./test/support/corpus-location.mjs";
 import { corpusService } from "./test/support/corpus-service.mjs";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
+  // One notice (or, under REQUIRE_CORPUS=1, an error) when ../shared/corpus is absent.
+  const corpusAvailable = announceCorpus();
   return {
     plugins: [
       cloudflareTest({
@@ -11,6 +14,7 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             TEST_MIGRATIONS: migrations,
+            CORPUS_AVAILABLE: corpusAvailable ? "true" : "false",
             JWT_SECRET: "test-jwt-secret-0123456789abcdef",
             ADMIN_TOKEN: "test-admin-token",
             ALLOW_INSECURE_WEBHOOKS: "true",
@@ -19,7 +23,7 @@ export default defineConfig(async () => {
             // Webhook tests' hanging receiver gives up after this, not after 10 s.
             WEBHOOK_SEND_TIMEOUT_MS: "300",
           },
-          // ../shared/corpus for tests (test/support/corpus.ts), served from Node on demand.
+          // The shared corpus for tests (test/support/corpus.ts), served from Node on demand.
           serviceBindings: { CORPUS: corpusService },
         },
       }),

@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { CORPUS_ROOT } from "../test/support/corpus-location.mjs";
 import { ROOT, startServerWithKey } from "../test/e2e/server.mjs";
 
 const only = process.argv.slice(2);
@@ -112,7 +113,7 @@ async function main() {
     accountId: server.accountId,
     adminToken: server.adminToken,
     tmp,
-    corpus: join(ROOT, "..", "shared", "corpus"),
+    corpus: CORPUS_ROOT,
     async post(path, body, headers = {}) {
       const isForm = body instanceof FormData;
       const started = performance.now();

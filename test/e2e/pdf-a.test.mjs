@@ -8,10 +8,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { ROOT, requireTool, startServerWithKey } from "./server.mjs";
+import { corpusPath, requireCorpus, requireTool, startServerWithKey } from "./server.mjs";
 
-const CORPUS = join(ROOT, "..", "shared", "corpus");
-const corpus = (path) => readFileSync(join(CORPUS, path));
+const corpus = (path) => readFileSync(corpusPath(path));
 let srv;
 let dir;
 
@@ -101,7 +100,7 @@ function renderedSsim(before, after, page, dpi = 96) {
 }
 
 test("compress: a real image-heavy PDF passes qpdf --check, keeps its text, images come down to the level's resolution, poppler SSIM >= 0.95", async (t) => {
-  if (!requireTool(t, "qpdf") || !requireTool(t, "pdftoppm") || !requireTool(t, "pdfimages")) return;
+  if (!requireCorpus(t) || !requireTool(t, "qpdf") || !requireTool(t, "pdftoppm") || !requireTool(t, "pdfimages")) return;
   const input = corpus("markdown/docling/redp5110_sampled.pdf");
   const { res, body } = await post("/api/v1/compression/single", { file_data: input.toString("base64"), filename: "redp.pdf" });
   assert.equal(res.status, 200, JSON.stringify(body));
@@ -122,7 +121,8 @@ test("compress: a real image-heavy PDF passes qpdf --check, keeps its text, imag
   }
 });
 
-test("compress: the expiring link is served with the PDF content type", async () => {
+test("compress: the expiring link is served with the PDF content type", async (t) => {
+  if (!requireCorpus(t)) return;
   const input = corpus("pdfjs/plain/three_pages_with_number.pdf");
   const { body } = await post("/api/v1/compression/single", { file_data: input.toString("base64"), filename: "n.pdf" });
   const file = await fetch(body.download_url);
@@ -133,7 +133,7 @@ test("compress: the expiring link is served with the PDF content type", async ()
 });
 
 test("unlock: qpdf and pdfinfo see no encryption left; wrong password 400; no Origin anonymously 401", async (t) => {
-  if (!requireTool(t, "qpdf") || !requireTool(t, "pdfinfo")) return;
+  if (!requireCorpus(t) || !requireTool(t, "qpdf") || !requireTool(t, "pdfinfo")) return;
   for (const [file, password, expected] of [
     ["qpdf/encrypted/enc-R2_V1_U-view_O-master.pdf", "view", 30],
     ["markdown/docling/2206.01062_pg3_password.pdf", "owner", 1],
@@ -156,10 +156,10 @@ test("unlock: qpdf and pdfinfo see no encryption left; wrong password 400; no Or
 });
 
 test("repair: every damaged corpus file passes qpdf --check afterwards or is refused with 422, each within 10 s", async (t) => {
-  if (!requireTool(t, "qpdf") || !requireTool(t, "pdfinfo")) return;
+  if (!requireCorpus(t) || !requireTool(t, "qpdf") || !requireTool(t, "pdfinfo")) return;
   const files = [
-    ...readdirSync(join(CORPUS, "qpdf/damaged")).map((f) => `qpdf/damaged/${f}`),
-    ...readdirSync(join(CORPUS, "pdfjs/broken")).map((f) => `pdfjs/broken/${f}`),
+    ...readdirSync(corpusPath("qpdf/damaged")).map((f) => `qpdf/damaged/${f}`),
+    ...readdirSync(corpusPath("pdfjs/broken")).map((f) => `pdfjs/broken/${f}`),
   ];
   let recovered = 0;
   for (const file of files) {
@@ -181,8 +181,8 @@ test("repair: every damaged corpus file passes qpdf --check afterwards or is ref
 });
 
 test("metadata: agrees with pdfinfo and pdftotext on a real PDF", async (t) => {
-  if (!requireTool(t, "pdfinfo") || !requireTool(t, "pdftotext")) return;
-  const path = join(CORPUS, "markdown/pymupdf/001003ED.pdf");
+  if (!requireCorpus(t) || !requireTool(t, "pdfinfo") || !requireTool(t, "pdftotext")) return;
+  const path = corpusPath("markdown/pymupdf/001003ED.pdf");
   const { res, body } = await post("/api/v1/analyze/metadata", form({ file: corpus("markdown/pymupdf/001003ED.pdf") }));
   assert.equal(res.status, 200);
   const info = run("pdfinfo", ["-isodates", path]).stdout;
@@ -205,7 +205,7 @@ const PDFA_DEF = (icc) => `%!
 `;
 
 test("PDF/A: a fresh Ghostscript PDF/A-2b is likely PDF/A, its plain pdfwrite twin is not", async (t) => {
-  if (!requireTool(t, "gs")) return;
+  if (!requireCorpus(t) || !requireTool(t, "gs")) return;
   const icc = ["/usr/share/color/icc/ghostscript/srgb.icc", "/usr/share/ghostscript/iccprofiles/srgb.icc"].find((p) => run("test", ["-f", p]).status === 0);
   assert.ok(icc, "Ghostscript's srgb.icc not found");
   const src = save("src.pdf", corpus("pdfjs/plain/three_pages_with_number.pdf"));

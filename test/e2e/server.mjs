@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CORPUS_AVAILABLE, CORPUS_NOTICE, CORPUS_REQUIRED, CORPUS_ROOT } from "../support/corpus-location.mjs";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 // wrangler needs Node 22: run its entry with this process's Node (the pinned
@@ -142,5 +143,16 @@ export function requireTool(t, cmd) {
   if (hasTool(cmd)) return true;
   if (process.env.CI) throw new Error(`${cmd} is required in CI but not installed (.ci/run installs it)`);
   t.skip(`${cmd} not installed; skipping this oracle check`);
+  return false;
+}
+
+/** A file of the shared corpus (see test/support/corpus-location.mjs), path relative to it. */
+export const corpusPath = (path) => join(CORPUS_ROOT, path);
+
+/** True when the shared corpus is here; without it the test skips visibly, or fails under REQUIRE_CORPUS=1. */
+export function requireCorpus(t) {
+  if (CORPUS_AVAILABLE) return true;
+  if (CORPUS_REQUIRED) throw new Error(`REQUIRE_CORPUS=1 but no corpus directory at ${CORPUS_ROOT} (set CORPUS_DIR)`);
+  t.skip(CORPUS_NOTICE);
   return false;
 }

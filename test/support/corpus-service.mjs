@@ -1,12 +1,10 @@
 // Node side of test/support/corpus.ts. workerd cannot read the filesystem, so
 // vitest.config.ts binds this handler as the CORPUS service: the Worker under
 // test fetches `http://corpus/file/<path>` or `http://corpus/list/<dir>` and
-// Node answers from ../shared/corpus, lazily, one file per request.
+// Node answers from the corpus (see corpus-location.mjs), lazily, one file per request.
 import { readFile, readdir } from "node:fs/promises";
-import { dirname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
-
-export const CORPUS_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "shared", "corpus");
+import { join, relative, resolve, sep } from "node:path";
+import { CORPUS_ROOT } from "./corpus-location.mjs";
 
 function inside(rel) {
   const full = resolve(CORPUS_ROOT, decodeURIComponent(rel));

@@ -1,11 +1,11 @@
-import { describe, expect, it } from "vitest";
-import { corpusFile, corpusList } from "../support/corpus";
+import { expect, it } from "vitest";
+import { corpusFile, corpusList, describeWithCorpus } from "../support/corpus";
 import { download, pdfFile, postForm } from "../support/http";
 import { readPdf, unzip } from "../support/pdf";
 
 // Real-world files nobody on this project wrote (../shared/corpus).
 
-describe("merge and split on corpus files", () => {
+describeWithCorpus("merge and split on corpus files", () => {
   it("merges pdf.js test files in order and keeps their nested outlines under the file bookmark", async () => {
     const three = await corpusFile("pdfjs/plain/doc_1_3_pages.pdf");
     const outlined = await corpusFile("pdfjs/outline/outlines_for_editor.pdf");

@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SECRET_PREFIX, fromBase64, generateSecret, sign, signatureHeader, verifyWebhook } from "../../src/webhooks/signing";
-import { corpusText } from "../support/corpus";
+import { corpusText, describeWithCorpus } from "../support/corpus";
 
 // Signer and verifier against the Standard Webhooks vectors of the shared
 // corpus (positive and negative), and against the standardwebhooks package
@@ -19,10 +19,6 @@ interface Vector {
 }
 
 let vectors: Map<string, Vector>;
-beforeAll(async () => {
-  const file = JSON.parse(await corpusText("webhooks/vectors.json")) as { vectors: Vector[] };
-  vectors = new Map(file.vectors.map((v) => [v.name, v]));
-});
 
 const v = (name: string): Required<Pick<Vector, "secret" | "webhook_id" | "body">> & Vector => {
   const found = vectors.get(name);
@@ -32,7 +28,12 @@ const v = (name: string): Required<Pick<Vector, "secret" | "webhook_id" | "body"
 
 const headersOf = (x: Vector, signature: string) => ({ id: x.webhook_id!, timestamp: String(x.webhook_timestamp), signature });
 
-describe("Standard Webhooks vectors", () => {
+describeWithCorpus("Standard Webhooks vectors", () => {
+  beforeAll(async () => {
+    const file = JSON.parse(await corpusText("webhooks/vectors.json")) as { vectors: Vector[] };
+    vectors = new Map(file.vectors.map((v) => [v.name, v]));
+  });
+
   for (const name of ["reference_sign", "secret_without_prefix", "derived_positive_1", "derived_positive_2"]) {
     it(`${name}: sign() gives the expected signature, and it verifies`, async () => {
       const x = v(name);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
-import { corpusFile } from "../../support/corpus";
+import { corpusFile, itWithCorpus } from "../../support/corpus";
 import { fails, ok, withKey } from "./client";
 import { avifOf, bmpOf, file, gifOf, jpegOf, photo, pngOf, tiffOf, webpOf } from "./fixtures";
 import { formatOf, sizeOf } from "./inspect";
@@ -56,7 +56,7 @@ describe("convert image", () => {
     }
   });
 
-  it("flattens alpha onto white for JPEG and BMP and keeps it for PNG, WebP, AVIF", async () => {
+  itWithCorpus("flattens alpha onto white for JPEG and BMP and keeps it for PNG, WebP, AVIF", async () => {
     const rgba = await corpusFile("images/libvips/trans-x.png");
     const source = await pixelsOf(rgba);
     const clear = source.data.findIndex((_, i) => i % 4 === 3 && source.data[i] === 0);

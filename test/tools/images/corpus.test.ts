@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { decodeImage } from "../../../src/engines/images/decode";
-import { corpusFile, corpusManifest } from "../../support/corpus";
+import { corpusFile, corpusManifest, describeWithCorpus } from "../../support/corpus";
 import { fails, ok } from "./client";
 import { file } from "./fixtures";
 import { formatOf, sizeOf } from "./inspect";
@@ -33,7 +33,7 @@ const EXPECTED: Record<string, [number, number] | "invalid_image" | "image_too_l
   "libvips/sample-xyb.jpg": [290, 442],
 };
 
-describe("image corpus", () => {
+describeWithCorpus("image corpus", () => {
   it("lists every manifest file here", async () => {
     const rows = await corpusManifest("images");
     expect(rows.map((r) => r.file).sort()).toEqual(Object.keys(EXPECTED).sort());

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { decodePng } from "../../../src/engines/images/codecs/png";
 import { EngineError } from "../../../src/engines/errors";
 import { ADAM7, PngBandSource } from "../../../src/engines/images/png/band-source";
-import { corpusFile, corpusManifest } from "../../support/corpus";
+import { corpusFile, corpusManifest, itWithCorpus } from "../../support/corpus";
 import { crc32 } from "../../../src/engines/images/crc32";
 
 // PngBandSource (streaming PNG decode) against decodePng, the whole-image
@@ -405,13 +405,13 @@ describe("PngBandSource: header facts", () => {
 });
 
 describe("PngBandSource: corpus PNGs", () => {
-  it("lists the corpus PNGs", async () => {
+  itWithCorpus("lists the corpus PNGs", async () => {
     const rows = await corpusManifest("images");
     const pngs = rows.map((r) => r.file).filter((f) => f.endsWith(".png"));
     expect(pngs.sort()).toEqual(CORPUS_PNGS.slice().sort());
   });
   for (const name of CORPUS_PNGS) {
-    it(`${name} decodes exactly as decodePng`, async () => {
+    itWithCorpus(`${name} decodes exactly as decodePng`, async () => {
       const bytes = await corpusFile(`images/${name}`);
       await expectSameAsDecodePng(bytes, [undefined, 1000]);
     });

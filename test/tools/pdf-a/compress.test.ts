@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
-import { corpusFile } from "../../support/corpus";
+import { corpusFile, itWithCorpus } from "../../support/corpus";
 import { call, download, postJson, problem, withKey } from "../../support/http";
 import { makePdf, readPdf } from "../../support/pdf";
 import { annotatedPdf, fullSsim, pdfLibFacts, scannedPdf, toBase64 } from "./fixtures";
@@ -87,7 +87,7 @@ describe("POST /api/v1/compression/single", () => {
     expect(sizes[1]).toBeGreaterThan(sizes[2]);
   });
 
-  it("a real image-heavy document (docling redp5110) shrinks with images downsampled and text intact", async () => {
+  itWithCorpus("a real image-heavy document (docling redp5110) shrinks with images downsampled and text intact", async () => {
     const pdf = await corpusFile("markdown/docling/redp5110_sampled.pdf");
     const { res, body } = await compress(pdf);
     expect(res.status).toBe(200);
@@ -98,7 +98,7 @@ describe("POST /api/v1/compression/single", () => {
     expect(body.quality_score).toBeGreaterThan(0.95);
   });
 
-  it("never answers with a larger file: the original bytes come back and say so", async () => {
+  itWithCorpus("never answers with a larger file: the original bytes come back and say so", async () => {
     // pdf-lib's one-pager is already minimal; a compressed file compressed again gains nothing either.
     const tiny = await makePdf({ pages: 1, label: "Tiny" });
     const pdfjs = await corpusFile("pdfjs/plain/doc_1_3_pages.pdf");
@@ -178,7 +178,7 @@ describe("compress PDF errors (api.md, Errors)", () => {
     }
   });
 
-  it("422 password_protected for an encrypted PDF; options of the wrong type are 422", async () => {
+  itWithCorpus("422 password_protected for an encrypted PDF; options of the wrong type are 422", async () => {
     const locked = await corpusFile("qpdf/encrypted/enc-R2_V1_U-view_O-master.pdf");
     const res = await postJson(SINGLE, { file_data: toBase64(locked), filename: "locked.pdf" });
     expect(res.status).toBe(422);
@@ -206,7 +206,7 @@ describe("compress PDF errors (api.md, Errors)", () => {
 describe("POST /api/v1/compression/batch", () => {
   const BATCH = "/api/v1/compression/batch";
 
-  it("compresses every file for real, one result each in order, 20 credits per file", async () => {
+  itWithCorpus("compresses every file for real, one result each in order, 20 credits per file", async () => {
     const acct = await accountWithKey({ plan: "starter", credits: 100 });
     const pdfjs = await corpusFile("pdfjs/plain/three_pages_with_number.pdf");
     const inputs = [

@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
-import { corpusFile, corpusList, corpusManifest } from "../../support/corpus";
+import { expect, it } from "vitest";
+import { corpusFile, corpusList, corpusManifest, describeWithCorpus } from "../../support/corpus";
 
 // The corpus helper itself: other suites (part B too) rely on it.
-describe("corpus helper", () => {
+describeWithCorpus("corpus helper", () => {
   it("reads files byte for byte, lists folders and parses manifests", async () => {
     const bad1 = await corpusFile("qpdf/damaged/bad1.pdf");
     expect(bad1.byteLength).toBe(5);

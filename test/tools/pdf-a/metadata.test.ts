@@ -2,7 +2,7 @@ import { zipSync } from "fflate";
 import { PDFDict, PDFDocument, PDFName, PDFString, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
-import { corpusFile } from "../../support/corpus";
+import { corpusFile, itWithCorpus } from "../../support/corpus";
 import { pdfFile, postForm, problem, withKey } from "../../support/http";
 import { scannedPdf } from "./fixtures";
 
@@ -99,7 +99,7 @@ describe("POST /api/v1/analyze/metadata", () => {
     expect(body.credits_charged).toBe(0);
   });
 
-  it("PDF from the corpus: PyMuPDF's expected metadata for 001003ED.pdf; 10 credits to a key", async () => {
+  itWithCorpus("PDF from the corpus: PyMuPDF's expected metadata for 001003ED.pdf; 10 credits to a key", async () => {
     const acct = await accountWithKey({ plan: "free", credits: 30 });
     const { res, body } = await metadata(pdfFile(await corpusFile("markdown/pymupdf/001003ED.pdf"), "001003ED.pdf"), withKey(acct.key));
     expect(res.status).toBe(200);
@@ -121,13 +121,13 @@ describe("POST /api/v1/analyze/metadata", () => {
     expect(body.metadata.word_count).toBeLessThan(400);
   });
 
-  it("falls back to XMP when the Info dictionary is silent", async () => {
+  itWithCorpus("falls back to XMP when the Info dictionary is silent", async () => {
     const { body } = await metadata(pdfFile(await corpusFile("verapdf/PDFA-1b/6-7-3-t05-fail-a.pdf"), "a.pdf"));
     expect(body.metadata.title).toBe("Test title");
     expect(body.metadata.author).toBe("veraPDF Consortium");
   });
 
-  it.each(["qpdf/encrypted/enc-R2_V1_U-view_O-master.pdf", "qpdf/encrypted/V4-aes.pdf", "pdfjs/encrypted/pr6531_2.pdf"])(
+  itWithCorpus.each(["qpdf/encrypted/enc-R2_V1_U-view_O-master.pdf", "qpdf/encrypted/V4-aes.pdf", "pdfjs/encrypted/pr6531_2.pdf"])(
     "encrypted %s: is_encrypted true with zeroed counts, not an error",
     async (file) => {
       const { res, body } = await metadata(pdfFile(await corpusFile(file), "locked.pdf"));
@@ -161,7 +161,7 @@ describe("POST /api/v1/analyze/metadata", () => {
     expect(body.info.format).toBe("docx");
   });
 
-  it("DOCX from the corpus: docling's word_sample.docx", async () => {
+  itWithCorpus("DOCX from the corpus: docling's word_sample.docx", async () => {
     const { body } = await metadata(new File([await corpusFile("office/docx/word_sample.docx")], "word_sample.docx"));
     expect(body.metadata).toMatchObject({
       pages: 2,

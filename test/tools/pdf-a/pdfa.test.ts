@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
-import { corpusFile, corpusManifest } from "../../support/corpus";
+import { corpusFile, corpusManifest, describeWithCorpus, itWithCorpus } from "../../support/corpus";
 import { pdfFile, postForm, problem, withKey } from "../../support/http";
 import { makePdf } from "../../support/pdf";
 
@@ -35,7 +35,7 @@ const expectation = (row: Record<string, string>): boolean | null => {
 };
 const decided = rows.filter((r) => expectation(r) !== null);
 
-describe("POST /api/v1/pdf/pdfa/validate over veraPDF's corpus", () => {
+describeWithCorpus("POST /api/v1/pdf/pdfa/validate over veraPDF's corpus", () => {
   it("has both pass and structural fail files to judge", () => {
     expect(decided.filter((r) => expectation(r)).length).toBeGreaterThanOrEqual(30);
     expect(decided.filter((r) => !expectation(r)).length).toBeGreaterThanOrEqual(15);
@@ -52,7 +52,7 @@ describe("POST /api/v1/pdf/pdfa/validate over veraPDF's corpus", () => {
 });
 
 describe("POST /api/v1/pdf/pdfa/validate", () => {
-  it("reports the declared part and conformance from the XMP", async () => {
+  itWithCorpus("reports the declared part and conformance from the XMP", async () => {
     const cases: [string, number, string | null][] = [
       ["verapdf/PDFA-1b/6-2-2-t01-pass-a.pdf", 1, "B"],
       ["verapdf/PDFA-2b/6-2-3-t02-pass-a.pdf", 2, "B"],
@@ -66,7 +66,7 @@ describe("POST /api/v1/pdf/pdfa/validate", () => {
     }
   });
 
-  it("an ordinary PDF has neither marker; a missing XMP or output intent is reported separately", async () => {
+  itWithCorpus("an ordinary PDF has neither marker; a missing XMP or output intent is reported separately", async () => {
     const plain = await validate(await makePdf({ pages: 1 }));
     expect(plain.body).toMatchObject({ likely_pdfa: false, has_output_intent: false, has_xmp_metadata: false, pdfa_part: null, pdfa_conformance: null });
     const noXmp = await validate(await corpusFile("verapdf/PDFA-2b/6-6-2-1-t01-fail-a.pdf"));
@@ -75,14 +75,14 @@ describe("POST /api/v1/pdf/pdfa/validate", () => {
     expect(pageIntentOnly.body).toMatchObject({ likely_pdfa: false, has_output_intent: false, has_xmp_metadata: true, pdfa_part: 4 });
   });
 
-  it("an encrypted file is not PDF/A (reported, not refused)", async () => {
+  itWithCorpus("an encrypted file is not PDF/A (reported, not refused)", async () => {
     const { res, body } = await validate(await corpusFile("pdfjs/encrypted/pr6531_2.pdf"));
     expect(res.status).toBe(200);
     expect(body.likely_pdfa).toBe(false);
     expect(body.issues.join(" ")).toMatch(/encrypt/i);
   });
 
-  it("X-Credits-Charged 10 for a key (balance falls by 10), 0 anonymous; no credits_charged in the body", async () => {
+  itWithCorpus("X-Credits-Charged 10 for a key (balance falls by 10), 0 anonymous; no credits_charged in the body", async () => {
     const acct = await accountWithKey({ plan: "free", credits: 25 });
     const pass = await corpusFile("verapdf/PDFA-1b/6-2-2-t01-pass-a.pdf");
     const keyed = await validate(pass, withKey(acct.key));

@@ -2,7 +2,7 @@ import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { loadMupdf } from "../../../src/engines/mupdf/loader";
 import { accountWithKey, balanceOf } from "../../support/accounts";
-import { corpusFile, corpusList } from "../../support/corpus";
+import { corpusFile, corpusList, describeWithCorpus, itWithCorpus } from "../../support/corpus";
 import { download, pdfFile, postForm, problem, withKey } from "../../support/http";
 import { makePdf } from "../../support/pdf";
 import { bytesToLatin1, classicPdf, latin1ToBytes, textOf } from "./fixtures";
@@ -55,7 +55,7 @@ async function assertClean(out: Uint8Array, pages: number) {
   expect((await PDFDocument.load(out, { throwOnInvalidObject: true })).getPageCount()).toBe(pages);
 }
 
-describe("repair over every damaged corpus file", async () => {
+describeWithCorpus("repair over every damaged corpus file", async () => {
   const files = [
     ...(await corpusList("qpdf/damaged")).map((f) => `qpdf/damaged/${f}`),
     ...(await corpusList("pdfjs/broken")).map((f) => `pdfjs/broken/${f}`),
@@ -121,7 +121,7 @@ describe("POST /api/v1/pdf/repair", () => {
     expect(await balanceOf(acct.token)).toBe(80);
   });
 
-  it("422 for an unrecoverable file and for an encrypted one, refunded", async () => {
+  itWithCorpus("422 for an unrecoverable file and for an encrypted one, refunded", async () => {
     const acct = await accountWithKey({ plan: "pro", credits: 100 });
     const junk = await repair(new TextEncoder().encode("%PDF-1.7\nnothing here at all\n%%EOF"), "junk.pdf", withKey(acct.key));
     expect(junk.res.status).toBe(422);

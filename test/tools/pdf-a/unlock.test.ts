@@ -1,7 +1,7 @@
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
-import { corpusFile } from "../../support/corpus";
+import { corpusFile, itWithCorpus } from "../../support/corpus";
 import { download, pdfFile, postForm, problem, withKey } from "../../support/http";
 import { makePdf } from "../../support/pdf";
 import { isEncrypted, textOf } from "./fixtures";
@@ -50,7 +50,7 @@ async function unlock(bytes: Uint8Array, password: string | undefined, headers: 
 }
 
 describe("POST /api/v1/security/security/password/remove", () => {
-  it.each(CASES)("unlocks $file with '$password' ($method $bits)", async ({ file, password, method, bits, pages }) => {
+  itWithCorpus.each(CASES)("unlocks $file with '$password' ($method $bits)", async ({ file, password, method, bits, pages }) => {
     const locked = await corpusFile(file);
     const { res, body } = await unlock(locked, password);
     expect(res.status, JSON.stringify(body)).toBe(200);
@@ -65,7 +65,7 @@ describe("POST /api/v1/security/security/password/remove", () => {
     expect(after.text).toEqual(before.text);
   });
 
-  it("charges 10 credits to a key; the balance falls by exactly that", async () => {
+  itWithCorpus("charges 10 credits to a key; the balance falls by exactly that", async () => {
     const acct = await accountWithKey({ plan: "free", credits: 50 });
     const { res } = await unlock(await corpusFile("tables/tabula/encrypted.pdf"), "userpassword", withKey(acct.key));
     expect(res.status).toBe(200);
@@ -73,7 +73,7 @@ describe("POST /api/v1/security/security/password/remove", () => {
     expect(await balanceOf(acct.token)).toBe(40);
   });
 
-  it("400 wrong_password (refunded), also for files that open without a password", async () => {
+  itWithCorpus("400 wrong_password (refunded), also for files that open without a password", async () => {
     const acct = await accountWithKey({ plan: "free", credits: 50 });
     for (const [file, password] of [
       ["pdfjs/encrypted/pr6531_1.pdf", "qwerty"],
@@ -96,7 +96,7 @@ describe("POST /api/v1/security/security/password/remove", () => {
     expect(await download(body.file_url)).toEqual(plain);
   });
 
-  it("422 when the password is missing", async () => {
+  itWithCorpus("422 when the password is missing", async () => {
     const { res } = await unlock(await corpusFile("tables/tabula/encrypted.pdf"), undefined);
     expect(res.status).toBe(422);
     const p = await problem(res);
@@ -120,7 +120,7 @@ describe("POST /api/v1/security/security/password/remove", () => {
     expect(codes).toEqual(["bad_request", "bad_request", "bad_request", "corrupt_pdf"]);
   });
 
-  it("401 anonymously without a browser Origin; with one it is free", async () => {
+  itWithCorpus("401 anonymously without a browser Origin; with one it is free", async () => {
     const locked = await corpusFile("tables/tabula/encrypted.pdf");
     const server = await unlock(locked, "userpassword", {});
     expect(server.res.status).toBe(401);

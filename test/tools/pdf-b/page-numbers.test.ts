@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { corpusFile } from "../../support/corpus";
+import { corpusFile, itWithCorpus } from "../../support/corpus";
 import { download, postForm, problem } from "../../support/http";
 import { expectMetering } from "./billing";
 import { corruptPdf, encryptedPdf, file, fixturePdf, makeImage, plainPdf } from "./helpers";
@@ -56,7 +56,7 @@ describe("page numbers: format", () => {
     expect(texts.map((t, i) => squash(labelOf(t, `Body ${i + 1}`)))).toEqual(["", "", "1/3", "2/3", "3/3"]);
   });
 
-  it("numbers a real corpus PDF", async () => {
+  itWithCorpus("numbers a real corpus PDF", async () => {
     const pdf = await corpusFile("pdfjs/plain/doc_1_3_pages.pdf");
     const res = await postForm(PATH, { file: file(pdf, "doc.pdf"), fmt: "NUM-{n}" });
     const body = (await res.json()) as { url: string };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import vectors from "../../../../shared/corpus/pii/presidio_vectors.tsv?raw";
 import { ibanMod97Valid, luhnValid, verhoeffValid } from "../../../src/engines/pii/checksums";
 import { detectPii } from "../../../src/engines/pii/detect";
 import type { EntityType } from "../../../src/engines/pii/entity-types";
 import { isValidItin, isValidSsn } from "../../../src/engines/pii/numbers";
+import { corpusText, describeWithCorpus, hasCorpus } from "../../support/corpus";
 
 // The detectors are a pure module; these tests drive them with Presidio's own
 // recogniser strings (shared/corpus/pii) and with the check-digit algorithms'
@@ -51,9 +51,9 @@ function deliberateMiss(v: Vector): string | null {
   return null;
 }
 
-const all = parseVectors(vectors);
+const all = parseVectors(hasCorpus ? await corpusText("pii/presidio_vectors.tsv") : "");
 
-describe("PII detectors on Presidio's recogniser strings", () => {
+describeWithCorpus("PII detectors on Presidio's recogniser strings", () => {
   it("reads the whole corpus", () => {
     expect(all.length).toBeGreaterThan(400);
     expect(new Set(all.map((v) => v.entity))).toEqual(new Set(Object.keys(TYPE_OF)));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
-import vectors from "../../../../shared/corpus/pii/presidio_vectors.tsv?raw";
 import { accountWithKey } from "../../support/accounts";
+import { corpusText, describeWithCorpus, hasCorpus } from "../../support/corpus";
 import { call, download, postForm, problem, withKey } from "../../support/http";
 import { redactPdf } from "../../../src/engines/mupdf/redact";
 import { verifyRemoval } from "../../../src/engines/mupdf/redact-verify";
@@ -82,8 +82,8 @@ describe("redact: the nine entity types", () => {
   });
 });
 
-describe("redact: Presidio's recogniser strings, one type at a time", () => {
-  const rows = vectors
+describeWithCorpus("redact: Presidio's recogniser strings, one type at a time", async () => {
+  const rows = (hasCorpus ? await corpusText("pii/presidio_vectors.tsv") : "")
     .trim()
     .split("\n")
     .slice(1)
