@@ -1,4 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { announceCorpus } from "./test/support/corpus-location.mjs";
 import { corpusService } from "./test/support/corpus-service.mjs";
@@ -32,6 +33,9 @@ export default defineConfig(async () => {
       // test/e2e/*.test.mjs are node:test files run against `wrangler dev` (npm run test:smoke).
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/setup.ts"],
+      // Vitest leaves one core free by default; each test file starts its own
+      // workerd (about 9 s of set-up for this bundle), so use them all.
+      maxWorkers: availableParallelism(),
       testTimeout: 60_000,
       hookTimeout: 60_000,
     },

@@ -2,9 +2,10 @@
 // node_modules and the binary we bundle always come from the same install.
 // Workers forbid compiling WASM from bytes at run time, so each binary is
 // imported statically as a CompiledWasm module (see wrangler.toml rules).
-import { copyFileSync, mkdirSync, existsSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { mupdfFactorySource } from "./mupdf-factory.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const nm = join(root, "node_modules");
@@ -12,6 +13,8 @@ const out = join(root, "wasm");
 
 const files = {
   "mupdf-wasm.wasm": "mupdf/dist/mupdf-wasm.wasm",
+  // MuPDF's Emscripten glue, beside its binary: the factory below imports it.
+  "mupdf-wasm.js": "mupdf/dist/mupdf-wasm.js",
   "mozjpeg_dec.wasm": "@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm",
   "mozjpeg_enc.wasm": "@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm",
   "squoosh_png_bg.wasm": "@jsquash/png/codec/pkg/squoosh_png_bg.wasm",
@@ -34,4 +37,14 @@ for (const [name, rel] of Object.entries(files)) {
   copyFileSync(src, join(out, name));
   copied++;
 }
-console.log(`copy-wasm: ${copied} binaries in wasm/`);
+
+// MuPDF.js rewritten as a factory, so a grown instance can be replaced (scripts/mupdf-factory.mjs).
+const mupdfJs = join(nm, "mupdf/dist/mupdf.js");
+if (existsSync(mupdfJs)) {
+  const { version } = JSON.parse(readFileSync(join(nm, "mupdf/package.json"), "utf8"));
+  writeFileSync(join(out, "mupdf-factory.js"), mupdfFactorySource(readFileSync(mupdfJs, "utf8"), version));
+} else {
+  console.error("copy-wasm: missing mupdf/dist/mupdf.js (is the dependency installed?)");
+  process.exitCode = 1;
+}
+console.log(`copy-wasm: ${copied} files and the MuPDF factory in wasm/`);

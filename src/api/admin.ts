@@ -11,6 +11,7 @@ import { jsonBody } from "../http/guards";
 import { timingSafeEqual } from "../storage/signed-url";
 import { emitEvent } from "../webhooks/emit";
 import { heapReport } from "../engines/heap";
+import { mupdfInstanceStats } from "../engines/mupdf/loader";
 import { loadAccount } from "./accounts";
 
 const planField = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]);
@@ -59,7 +60,7 @@ export const adminApi = new Hono<AppEnv>()
     );
   })
   // WASM heap sizes of this isolate, for `npm run bench` (workerd does not enforce 128 MB locally).
-  .get("/runtime", (c) => c.json({ wasm_heaps: heapReport() }))
+  .get("/runtime", (c) => c.json({ wasm_heaps: heapReport(), mupdf: mupdfInstanceStats() }))
   .get("/accounts/:id", async (c) => c.json(await loadAccount(c.env, c.req.param("id"))))
   .patch("/accounts/:id", async (c) => {
     const { plan } = await jsonBody(c, z.object({ plan: planField }));

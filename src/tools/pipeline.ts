@@ -1,6 +1,7 @@
 import type { Principal } from "../auth/principal";
 import { meterFor, recordLedger } from "../billing/meter";
 import { EngineError, type EngineErrorKind } from "../engines/errors";
+import { withMupdfCall } from "../engines/mupdf/loader";
 import type { Env } from "../env";
 import { ApiError, problemResponse, type ErrorCode } from "../errors";
 import { principalOf, type AppContext } from "../http/context";
@@ -84,7 +85,7 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
   try {
     await emitJob(c, principal, "job.queued", jobData);
     await emitJob(c, principal, "job.processing", jobData);
-    const result = await tool.handler!(ctx, input);
+    const result = await withMupdfCall(() => tool.handler!(ctx, input));
     const body = hasCreditsField(tool) ? { ...result.body, credits_charged: credits } : result.body;
     await emitJob(c, principal, "job.completed", { ...jobData, output_url: findOutputUrl(body) });
     const res = c.json(body, (result.status ?? 200) as 200);

@@ -1,15 +1,17 @@
 import arabicFontData from "../../../assets/fonts/NotoSansArabic-Subset.ttf";
+import { outsideCalls } from "./lifetime";
 import type { Mupdf } from "./loader";
 
 // MuPDF's WASM build has Base-14 (Latin, Greek, Cyrillic) and Droid Sans
 // Fallback (CJK) built in but no Arabic font; its HTML engine asks the load
 // font hook by script name, so the shipped Noto Sans Arabic subset answers
-// for "Arabic". Installed once per MuPDF instance (once per isolate).
+// for "Arabic". Installed once per MuPDF instance, made outside the call
+// that first needs it so the end of that call does not destroy it.
 let installedFor: Mupdf | undefined;
 
 export function ensureStampFonts(mupdf: Mupdf): void {
   if (installedFor === mupdf) return;
-  const arabic = new mupdf.Font("Noto Sans Arabic", new Uint8Array(arabicFontData));
+  const arabic = outsideCalls(() => new mupdf.Font("Noto Sans Arabic", new Uint8Array(arabicFontData)));
   mupdf.installLoadFontFunction((_name, script) => (script === "Arabic" ? arabic : null));
   installedFor = mupdf;
 }

@@ -1,26 +1,57 @@
+import createMupdf from "../../../wasm/mupdf-factory.js";
 import mupdfWasm from "../../../wasm/mupdf-wasm.wasm";
 import { registerHeap } from "../heap";
+import { currentCall, trackWrappers, withTrackedWrappers, type MupdfCall } from "./lifetime";
 
 export type Mupdf = typeof import("mupdf");
 
-// MuPDF is instantiated once per isolate behind a cached promise; a failed
-// start clears the cache so the next request can try again.
-let loading: Promise<Mupdf> | undefined;
-let heap: WebAssembly.Memory | undefined;
+/**
+ * Above this many bytes of WASM heap after a call, the MuPDF instance is
+ * replaced once no call is using it. WebAssembly memory never shrinks: one
+ * image-heavy compression leaves MuPDF at 55-115 MB for the isolate's life,
+ * and fragmentation makes even small calls creep upwards, while the whole
+ * isolate (every engine, every request) has 128 MB. A fresh instance costs
+ * about 17 ms and starts at 22 MB (docs/memory.md).
+ */
+export const MUPDF_RECYCLE_BYTES = 48 * 1024 * 1024;
+
+interface Instance {
+  mupdf: Mupdf;
+  heap: WebAssembly.Memory;
+}
 
 interface EmscriptenModuleHooks {
   instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void): object;
 }
 
-export function loadMupdf(): Promise<Mupdf> {
+// One instance at a time per isolate, behind a cached promise; a failed
+// start clears the cache so the next request can try again.
+let loading: Promise<Instance> | undefined;
+let current: Instance | undefined;
+let callsRunning = 0;
+const stats = { instances: 0, recycled: 0, replacementsAbandoned: 0 };
+
+/**
+ * The MuPDF instance for the running call. The first time a call asks, it
+ * is counted as a MuPDF call and, while an instance is being replaced,
+ * waits for the replacement (see withMupdfCall).
+ */
+export async function loadMupdf(): Promise<Mupdf> {
+  const call = currentCall();
+  if (call && !call.usesMupdf) {
+    await replacementDone();
+    call.usesMupdf = true;
+    callsRunning++;
+  }
   loading ??= start().catch((err: unknown) => {
     loading = undefined;
     throw err;
   });
-  return loading;
+  return (await loading).mupdf;
 }
 
-async function start(): Promise<Mupdf> {
+async function start(): Promise<Instance> {
+  let heap: WebAssembly.Memory | undefined;
   const hooks: EmscriptenModuleHooks = {
     // Workers cannot compile WASM from bytes; hand Emscripten the module the
     // bundler already compiled.
@@ -32,10 +63,83 @@ async function start(): Promise<Mupdf> {
       return {};
     },
   };
-  (globalThis as Record<string, unknown>).$libmupdf_wasm_Module = hooks;
-  const mupdf = await import("mupdf");
+  const mupdf = await createMupdf(hooks);
+  if (!heap) throw new Error("MuPDF started without a WebAssembly memory");
   quietMupdfLog(mupdf);
-  return mupdf;
+  trackWrappers(mupdf);
+  current = { mupdf, heap };
+  stats.instances++;
+  return current;
+}
+
+/**
+ * The boundary of one API call: every MuPDF wrapper it made is destroyed and
+ * MuPDF's cache of decoded objects emptied. When a MuPDF call ends with the
+ * heap above MUPDF_RECYCLE_BYTES, the instance is dropped (its memory goes
+ * with its last reference) and the next call starts a fresh one. Only one
+ * instance may run at a time, since MuPDF's C side calls back into
+ * JavaScript through globals that belong to the newest instance: while
+ * other MuPDF calls still run on the instance due for replacement, calls
+ * that ask for MuPDF wait (under constant load there may be no idle moment
+ * otherwise). Calls that never touch MuPDF (images) are not held.
+ */
+export async function withMupdfCall<T>(work: () => Promise<T>): Promise<T> {
+  const call: MupdfCall = { made: [], usesMupdf: false };
+  try {
+    return await withTrackedWrappers(call, work);
+  } finally {
+    if (call.usesMupdf) afterMupdfCall();
+  }
+}
+
+function afterMupdfCall(): void {
+  callsRunning--;
+  current?.mupdf.emptyStore();
+  if (mupdfHeapBytes() > MUPDF_RECYCLE_BYTES) replacing ??= gate();
+  if (callsRunning === 0 && replacing) {
+    recycle();
+    replacing.open();
+    replacing = undefined;
+  }
+}
+
+/**
+ * A call that has waited this long for a replacement stops waiting, and so
+ * do the others: the grown instance goes on serving until the next moment
+ * no MuPDF call runs. A call that never settles must not stall the isolate.
+ */
+const MAX_REPLACEMENT_WAIT_MS = 30_000;
+
+interface Gate {
+  passed: Promise<void>;
+  open: () => void;
+}
+let replacing: Gate | undefined;
+
+function gate(): Gate {
+  let open = () => undefined as void;
+  const passed = new Promise<void>((resolve) => (open = resolve));
+  return { passed, open };
+}
+
+async function replacementDone(): Promise<void> {
+  const waiting = replacing;
+  if (!waiting) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), MAX_REPLACEMENT_WAIT_MS)));
+  const gaveUp = await Promise.race([waiting.passed.then(() => false), timedOut]);
+  clearTimeout(timer);
+  if (gaveUp && replacing === waiting) {
+    stats.replacementsAbandoned++;
+    replacing = undefined;
+    waiting.open();
+  }
+}
+
+function recycle(): void {
+  loading = undefined;
+  current = undefined;
+  stats.recycled++;
 }
 
 /**
@@ -47,9 +151,14 @@ export function quietMupdfLog(mupdf: Mupdf): void {
   mupdf.setLog(() => undefined);
 }
 
-/** Bytes currently reserved by the MuPDF WASM heap (it never shrinks). */
+/** Bytes currently reserved by the live MuPDF WASM heap (0 before the first call or after a recycle). */
 export function mupdfHeapBytes(): number {
-  return heap?.buffer.byteLength ?? 0;
+  return current?.heap.buffer.byteLength ?? 0;
+}
+
+/** Instances started and replaced in this isolate, for GET /admin/v1/runtime. */
+export function mupdfInstanceStats() {
+  return { instances: stats.instances, recycled: stats.recycled, replacements_abandoned: stats.replacementsAbandoned, recycle_above_bytes: MUPDF_RECYCLE_BYTES };
 }
 
 registerHeap("mupdf", mupdfHeapBytes);

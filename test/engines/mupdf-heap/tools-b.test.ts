@@ -1,0 +1,3 @@
+import { heapSuite } from "./calls";
+
+heapSuite(["repair", "watermark_text", "watermark_image", "page_numbers"]);

@@ -1,0 +1,3 @@
+import { heapSuite } from "./calls";
+
+heapSuite(["redact"]);

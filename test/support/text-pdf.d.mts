@@ -1,0 +1,1 @@
+export declare function textPdf(pages: number): Promise<Uint8Array>;

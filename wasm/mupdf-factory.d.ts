@@ -1,0 +1,4 @@
+// wasm/mupdf-factory.js is generated at install (scripts/mupdf-factory.mjs):
+// MuPDF.js as a factory of independent instances, with the package's exports.
+declare const createMupdf: (moduleArg: object) => Promise<typeof import("mupdf")>;
+export default createMupdf;
