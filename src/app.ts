@@ -7,6 +7,7 @@ import { DOCS_HTML } from "./docs-page";
 import { ApiError, problemResponse } from "./errors";
 import type { AppEnv } from "./http/context";
 import { openApiDocument } from "./openapi";
+import { settingsOf } from "./settings";
 import { filesRoute } from "./storage/files-route";
 import { toolRoute } from "./tools/pipeline";
 import { TOOLS } from "./tools/registry";
@@ -23,6 +24,13 @@ export function buildApp(): Hono<AppEnv> {
     c.set("requestId", id);
     await next();
     c.res.headers.set("X-Request-Id", id);
+  });
+
+  // A deployment with a missing or malformed setting answers 503 naming it
+  // on every route but the index (settings.ts), instead of failing later.
+  app.use("*", async (c, next) => {
+    if (new URL(c.req.url).pathname !== "/") settingsOf(c.env);
+    await next();
   });
 
   app.onError((err, c) => problemResponse(c, err));

@@ -8,7 +8,8 @@ import { database, schema } from "../db/client";
 import { ApiError } from "../errors";
 import type { AppEnv } from "../http/context";
 import { jsonBody } from "../http/guards";
-import { timingSafeEqual } from "../storage/signed-url";
+import { constantTimeEqual } from "../secrets/encoding";
+import { settingsOf } from "../settings";
 import { emitEvent } from "../webhooks/emit";
 import { heapReport } from "../engines/heap";
 import { mupdfInstanceStats } from "../engines/mupdf/loader";
@@ -31,10 +32,10 @@ const createAccount = z.object({
  */
 export const adminApi = new Hono<AppEnv>()
   .use("*", async (c, next) => {
-    const token = c.env.ADMIN_TOKEN;
+    const token = settingsOf(c.env).ADMIN_TOKEN;
     if (!token) throw new ApiError("not_found", "Not found.");
     const given = /^Bearer\s+(.+)$/i.exec(c.req.header("Authorization") ?? "")?.[1] ?? "";
-    if (!timingSafeEqual(given, token)) throw new ApiError("unauthorized", "The operator token is missing or wrong.");
+    if (!constantTimeEqual(given, token)) throw new ApiError("unauthorized", "The operator token is missing or wrong.");
     await next();
   })
   .post("/accounts", async (c) => {

@@ -1,7 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
-import { base64Url, hashKeySecret } from "../auth/api-keys";
+import { hashKeySecret } from "../auth/api-keys";
+import { toBase64Url } from "../secrets/encoding";
 import { issueToken } from "../auth/jwt";
 import type { Role } from "../auth/principal";
 import { database, schema } from "../db/client";
@@ -81,7 +82,7 @@ export const teamApi = new Hono<AppEnv>()
       .limit(1);
     if (taken[0]) throw new ApiError("conflict", `${body.email} already belongs to a user.`);
 
-    const token = TOKEN_PREFIX + base64Url(crypto.getRandomValues(new Uint8Array(32)));
+    const token = TOKEN_PREFIX + toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
     const id = `inv_${crypto.randomUUID().replace(/-/g, "")}`;
     const expiresAt = new Date(Date.now() + INVITE_TTL_MS).toISOString();
     const inv = schema.teamInvitations;

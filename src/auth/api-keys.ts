@@ -1,12 +1,13 @@
 // API key secrets: `dt_live_` + 32 random bytes in base64url. Only the
 // SHA-256 hash is stored; the prefix shown to users is the first 12
 // characters and an ellipsis.
+import { toBase64Url } from "../secrets/encoding";
 
 export const KEY_PREFIX = "dt_live_";
 
 export function generateKeySecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return KEY_PREFIX + base64Url(bytes);
+  return KEY_PREFIX + toBase64Url(bytes);
 }
 
 export async function hashKeySecret(secret: string): Promise<string> {
@@ -16,10 +17,4 @@ export async function hashKeySecret(secret: string): Promise<string> {
 
 export function displayPrefix(secret: string): string {
   return `${secret.slice(0, 12)}…`;
-}
-
-export function base64Url(bytes: Uint8Array): string {
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }

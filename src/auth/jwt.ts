@@ -2,6 +2,7 @@ import { sign, verify } from "hono/jwt";
 import { LIMITS } from "../config";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
+import { keyFor } from "../secrets/keys";
 
 export interface DashboardClaims {
   sub: string;
@@ -10,21 +11,17 @@ export interface DashboardClaims {
   exp: number;
 }
 
-function secretOf(env: Env): string {
-  if (!env.JWT_SECRET) throw new ApiError("service_unavailable", "JWT_SECRET is not configured.");
-  return env.JWT_SECRET;
-}
-
 export async function issueToken(env: Env, userId: string, accountId: string, ttlSeconds: number = LIMITS.jwtTtlSeconds): Promise<string> {
   const iat = Math.floor(Date.now() / 1000);
   const claims: DashboardClaims = { sub: userId, org: accountId, iat, exp: iat + ttlSeconds };
-  return sign({ ...claims }, secretOf(env), "HS256");
+  // HS256 under a key derived from JWT_SECRET for this use alone (secrets/keys.ts).
+  return sign({ ...claims }, await keyFor(env, "dashboard-jwt"), "HS256");
 }
 
 /** Verifies signature and expiry; any failure is a 401. */
 export async function verifyToken(env: Env, token: string): Promise<DashboardClaims> {
   try {
-    const payload = await verify(token, secretOf(env), "HS256");
+    const payload = await verify(token, await keyFor(env, "dashboard-jwt"), "HS256");
     if (typeof payload.sub !== "string" || typeof payload.org !== "string") throw new Error("claims");
     return payload as unknown as DashboardClaims;
   } catch (err) {

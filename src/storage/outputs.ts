@@ -1,6 +1,7 @@
 import { LIMITS } from "../config";
 import type { Env } from "../env";
 import { signKey } from "./signed-url";
+import { settingsOf } from "../settings";
 
 export interface OutputFile {
   filename: string;
@@ -43,7 +44,7 @@ export function outputKey(filename: string, temporary: boolean, at = new Date())
 }
 
 function publicBase(env: Env, origin: string): string {
-  const base = env.PUBLIC_FILES_BASE_URL?.trim();
+  const base = settingsOf(env).PUBLIC_FILES_BASE_URL?.trim();
   if (base) return base.endsWith("/") ? base : `${base}/`;
   return `${origin}/files/`;
 }

@@ -6,14 +6,14 @@ import { sendAttempt, type AttemptOutcome } from "./send";
 import type { Resolver } from "./ssrf";
 import { policyFromEnv } from "./ssrf";
 import type { SendTarget } from "./store";
+import { settingsOf } from "../settings";
 
 // One attempt as both senders (queue consumer, endpoint alarm) make it: the
 // env's SSRF policy and timeout, the global fetch, then the health count.
 
 /** WEBHOOK_SEND_TIMEOUT_MS lets tests shorten the 10 s api.md timeout; production leaves it unset. */
 export function sendTimeoutMs(env: Env): number {
-  const n = Number(env.WEBHOOK_SEND_TIMEOUT_MS);
-  return Number.isFinite(n) && n > 0 ? Math.min(n, SEND_TIMEOUT_MS) : SEND_TIMEOUT_MS;
+  return Math.min(settingsOf(env).WEBHOOK_SEND_TIMEOUT_MS ?? SEND_TIMEOUT_MS, SEND_TIMEOUT_MS);
 }
 
 /** A resolver for one batch or alarm run (see memoResolver). */

@@ -3,6 +3,7 @@
 // HMAC-SHA256(key = the decoded secret, "<msg id>.<timestamp>.<raw body>").
 // Several signatures travel space-separated in one header (rotation window).
 // `verifyWebhook` is the receiver's side; we use it in tests and document it.
+import { constantTimeEqual, fromBase64, toBase64 } from "../secrets/encoding";
 
 export const SECRET_PREFIX = "whsec_";
 const SECRET_BYTES = 32;
@@ -78,25 +79,4 @@ export async function verifyWebhook(
     if (candidate.startsWith("v1,") && constantTimeEqual(candidate, expected)) match = true;
   }
   return match ? { ok: true } : { ok: false, reason: "no_match" };
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  const x = encoder.encode(a);
-  const y = encoder.encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
-}
-
-export function toBase64(bytes: Uint8Array): string {
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin);
-}
-
-export function fromBase64(b64: string): Uint8Array {
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
 }

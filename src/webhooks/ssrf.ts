@@ -1,5 +1,6 @@
 import type { Env } from "../env";
 import { classifyAddress, type AddressClass } from "./ip-ranges";
+import { settingsOf } from "../settings";
 
 // The SSRF policy for webhook targets (decisions.md, Webhooks), checked at
 // create, at update and before every send. Pure apart from the injected
@@ -99,8 +100,10 @@ export async function checkTarget(raw: string, policy: TargetPolicy, resolve: Re
   return url;
 }
 
-export function policyFromEnv(env: Pick<Env, "ALLOW_INSECURE_WEBHOOKS" | "ALLOW_PRIVATE_WEBHOOK_TARGETS">): TargetPolicy {
-  return { allowInsecure: env.ALLOW_INSECURE_WEBHOOKS === "true", allowLoopback: env.ALLOW_PRIVATE_WEBHOOK_TARGETS === "true" };
+/** The dev switches of the environment (settings.ts parses them: only "true" or "false"). */
+export function policyFromEnv(env: Env): TargetPolicy {
+  const settings = settingsOf(env);
+  return { allowInsecure: settings.ALLOW_INSECURE_WEBHOOKS, allowLoopback: settings.ALLOW_PRIVATE_WEBHOOK_TARGETS };
 }
 
 function describe(cls: AddressClass): string {

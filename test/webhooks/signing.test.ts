@@ -1,6 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SECRET_PREFIX, fromBase64, generateSecret, sign, signatureHeader, verifyWebhook } from "../../src/webhooks/signing";
+import { fromBase64 } from "../../src/secrets/encoding";
+import { SECRET_PREFIX, generateSecret, sign, signatureHeader, verifyWebhook } from "../../src/webhooks/signing";
 import { corpusText, describeWithCorpus } from "../support/corpus";
 
 // Signer and verifier against the Standard Webhooks vectors of the shared

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { classifyAddress, parseIPv6 } from "../../src/webhooks/ip-ranges";
 import { TargetRefused, checkTarget, checkUrlShape, policyFromEnv, type Resolver, type TargetPolicy } from "../../src/webhooks/ssrf";
@@ -110,7 +111,7 @@ describe("scheme, credentials, port, DNS failures", () => {
 });
 
 describe("ALLOW_PRIVATE_WEBHOOK_TARGETS lets loopback through, and nothing else", () => {
-  const devPolicy = policyFromEnv({ ALLOW_INSECURE_WEBHOOKS: "true", ALLOW_PRIVATE_WEBHOOK_TARGETS: "true" });
+  const devPolicy = policyFromEnv({ ...env, ALLOW_INSECURE_WEBHOOKS: "true", ALLOW_PRIVATE_WEBHOOK_TARGETS: "true" });
 
   it("loopback receivers are allowed", async () => {
     for (const u of ["http://127.0.0.1:8787/hook", "http://[::1]:9000/", "http://localhost:3000/"]) {
@@ -124,9 +125,11 @@ describe("ALLOW_PRIVATE_WEBHOOK_TARGETS lets loopback through, and nothing else"
     }
   });
 
-  it("policyFromEnv reads only the exact string 'true'", () => {
-    expect(policyFromEnv({})).toEqual(STRICT);
-    expect(policyFromEnv({ ALLOW_INSECURE_WEBHOOKS: "1", ALLOW_PRIVATE_WEBHOOK_TARGETS: "yes" })).toEqual(STRICT);
+  it("policyFromEnv is strict unless a switch is \"true\"; a switch that is neither true nor false is a configuration error (503)", () => {
+    expect(policyFromEnv({ ...env, ALLOW_INSECURE_WEBHOOKS: undefined, ALLOW_PRIVATE_WEBHOOK_TARGETS: "false" })).toEqual(STRICT);
+    expect(() => policyFromEnv({ ...env, ALLOW_INSECURE_WEBHOOKS: "1", ALLOW_PRIVATE_WEBHOOK_TARGETS: "yes" })).toThrow(
+      expect.objectContaining({ code: "service_unavailable" }),
+    );
   });
 });
 
