@@ -5,7 +5,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { mupdfFactorySource } from "./mupdf-factory.mjs";
+import { mupdfFactorySource, mupdfGlueSource } from "./mupdf-factory.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const nm = join(root, "node_modules");
@@ -13,8 +13,6 @@ const out = join(root, "wasm");
 
 const files = {
   "mupdf-wasm.wasm": "mupdf/dist/mupdf-wasm.wasm",
-  // MuPDF's Emscripten glue, beside its binary: the factory below imports it.
-  "mupdf-wasm.js": "mupdf/dist/mupdf-wasm.js",
   "mozjpeg_dec.wasm": "@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm",
   "mozjpeg_enc.wasm": "@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm",
   "squoosh_png_bg.wasm": "@jsquash/png/codec/pkg/squoosh_png_bg.wasm",
@@ -43,6 +41,8 @@ const mupdfJs = join(nm, "mupdf/dist/mupdf.js");
 if (existsSync(mupdfJs)) {
   const { version } = JSON.parse(readFileSync(join(nm, "mupdf/package.json"), "utf8"));
   writeFileSync(join(out, "mupdf-factory.js"), mupdfFactorySource(readFileSync(mupdfJs, "utf8"), version));
+  // MuPDF's Emscripten glue, beside its binary, throwing MupdfError for C errors.
+  writeFileSync(join(out, "mupdf-wasm.js"), mupdfGlueSource(readFileSync(join(nm, "mupdf/dist/mupdf-wasm.js"), "utf8")));
 } else {
   console.error("copy-wasm: missing mupdf/dist/mupdf.js (is the dependency installed?)");
   process.exitCode = 1;

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { EngineError, EngineErrorKind } from "./engines/errors";
 
 // One table maps every stable error code to its HTTP status and title; routes
 // and engines only ever throw ApiError(code, detail).
@@ -47,6 +48,36 @@ export const ERROR_CODES = {
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * What an engine's typed error means to a caller: what is wrong with the
+ * input is a 4xx, never a 500. Anything an engine throws that is not an
+ * EngineError is our defect: a 500 internal_error with the request id,
+ * logged with its cause and refunded (tools/pipeline.ts).
+ */
+export const ENGINE_ERROR_CODES: Record<EngineErrorKind, ErrorCode> = {
+  encrypted: "password_protected",
+  wrong_password: "wrong_password",
+  corrupt: "unreadable_document",
+  too_large: "too_many_pages",
+  unsupported: "unsupported_media_type",
+  invalid_input: "validation_failed",
+};
+
+export type EngineErrorCodes = Partial<Record<EngineErrorKind, ErrorCode>>;
+
+/** The image tools' declaration: api.md answers every bad upload with a 422 of its own. */
+export const IMAGE_ENGINE_ERRORS: EngineErrorCodes = {
+  corrupt: "invalid_image",
+  too_large: "image_too_large",
+  unsupported: "unsupported_image_format",
+  invalid_input: "validation_failed",
+};
+
+/** The API error for an engine error, with a tool's declared overrides. */
+export function engineApiError(err: EngineError, overrides: EngineErrorCodes = {}): ApiError {
+  return new ApiError(overrides[err.kind] ?? ENGINE_ERROR_CODES[err.kind], err.message);
+}
 
 export interface FieldError {
   field: string;

@@ -60,13 +60,6 @@ export const targetFormat = (allowed: readonly (typeof IMAGE_FORMATS)[number][])
     .preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), z.enum(allowed as [string, ...string[]], { message: `Use one of: ${allowed.join(", ")}.` }))
     .transform((v): ImageFormat => (v === "jpg" ? "jpeg" : (v as ImageFormat)));
 
-/** Engine failures of the image tools are 422 problems (api.md): never a 500 for a bad upload. */
-export const IMAGE_ENGINE_ERRORS = {
-  corrupt: "invalid_image",
-  too_large: "image_too_large",
-  unsupported: "unsupported_image_format",
-  invalid_input: "validation_failed",
-} as const;
 
 /** Stores an image tool's output and answers api.md's response body. */
 export async function imageBody(ctx: ToolContext, file: File, result: ImageResult, startedAt: number, withOriginal: boolean) {

@@ -1,9 +1,8 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import type { PLANS } from "../config";
-import type { EngineErrorKind } from "../engines/errors";
 import type { Env } from "../env";
-import type { ErrorCode } from "../errors";
+import type { EngineErrorCodes } from "../errors";
 import type { OutputFile, StoredOutput } from "../storage/outputs";
 
 /**
@@ -54,7 +53,7 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   /** Unlock PDF: an anonymous call must come from a browser (Origin header). */
   anonymousNeedsOrigin?: boolean;
   /** Where api.md gives this tool other codes than the defaults of ENGINE_ERROR_CODES. */
-  engineErrors?: Partial<Record<EngineErrorKind, ErrorCode>>;
+  engineErrors?: EngineErrorCodes;
   request: S;
   response: z.ZodObject;
   /** Absent until the tool is built: the route answers 501 and charges nothing. */

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { compressImage } from "../engines/images";
-import { IMAGE_ENGINE_ERRORS, imageBody, imageResponse, quality } from "./common";
+import { imageBody, imageResponse, quality } from "./common";
 import { defineTool } from "./define";
 import { upload } from "./fields";
+import { IMAGE_ENGINE_ERRORS } from "../errors";
 
 export const imageCompress = defineTool({
   id: "image-compress",

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { convertImage } from "../engines/images";
-import { IMAGE_ENGINE_ERRORS, imageBody, imageResponse, quality, targetFormat } from "./common";
+import { imageBody, imageResponse, quality, targetFormat } from "./common";
 import { defineTool } from "./define";
 import { upload } from "./fields";
+import { IMAGE_ENGINE_ERRORS } from "../errors";
 
 // api.md lists the targets without "jpeg" for convert; we accept it as well as "jpg".
 const CONVERT_TARGETS = ["png", "jpg", "jpeg", "webp", "avif", "bmp", "tiff", "gif"] as const;

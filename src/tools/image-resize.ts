@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { MAX_SIDE, resizeImage } from "../engines/images";
-import { IMAGE_ENGINE_ERRORS, IMAGE_FORMATS, imageBody, imageResponse, quality, targetFormat } from "./common";
+import { IMAGE_FORMATS, imageBody, imageResponse, quality, targetFormat } from "./common";
 import { defineTool } from "./define";
 import { formInt, upload } from "./fields";
+import { IMAGE_ENGINE_ERRORS } from "../errors";
 
 export const imageResize = defineTool({
   id: "image-resize",

@@ -1,9 +1,9 @@
 import type { Principal } from "../auth/principal";
 import { meterFor, recordLedger } from "../billing/meter";
-import { EngineError, type EngineErrorKind } from "../engines/errors";
+import { EngineError } from "../engines/errors";
 import { withMupdfCall } from "../engines/mupdf/loader";
 import type { Env } from "../env";
-import { ApiError, problemResponse, type ErrorCode } from "../errors";
+import { ApiError, engineApiError, problemResponse } from "../errors";
 import { principalOf, type AppContext } from "../http/context";
 import { enforceRateLimit } from "../http/rate-limit";
 import { storeOutput } from "../storage/outputs";
@@ -18,20 +18,8 @@ import { parseWith, readBody } from "./validate";
 
 export const CREDITS_HEADER = "X-Credits-Charged";
 
-/** Default API codes for engine failures: bad input is a 4xx, never a 500. */
-const ENGINE_ERROR_CODES: Record<EngineErrorKind, ErrorCode> = {
-  encrypted: "password_protected",
-  wrong_password: "wrong_password",
-  corrupt: "unreadable_document",
-  too_large: "too_many_pages",
-  unsupported: "unsupported_media_type",
-  invalid_input: "validation_failed",
-};
-
 function toApiError(tool: ToolDef, err: unknown): unknown {
-  if (!(err instanceof EngineError)) return err;
-  const code = tool.engineErrors?.[err.kind] ?? ENGINE_ERROR_CODES[err.kind];
-  return new ApiError(code, err.message);
+  return err instanceof EngineError ? engineApiError(err, tool.engineErrors) : err;
 }
 
 function hasCreditsField(tool: ToolDef): boolean {

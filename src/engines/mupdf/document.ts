@@ -1,5 +1,6 @@
 import { LIMITS } from "../../config";
-import { EngineError } from "../errors";
+import { EngineError, type EngineErrorKind } from "../errors";
+import { MupdfError } from "../../../wasm/mupdf-factory.js";
 import { loadMupdf, type Mupdf } from "./loader";
 
 type PDFDocument = InstanceType<Mupdf["PDFDocument"]>;
@@ -38,7 +39,7 @@ export function openPdfDocument(mupdf: Mupdf, bytes: Uint8Array): PDFDocument {
   try {
     doc = mupdf.Document.openDocument(bytes, "application/pdf").asPDF();
   } catch (err) {
-    throw new EngineError("corrupt", `The PDF could not be read: ${messageOf(err)}`);
+    throw asEngineError(err, "corrupt", "The PDF could not be read");
   }
   if (!doc) throw new EngineError("corrupt", "The file is not a PDF.");
   return doc;
@@ -66,21 +67,24 @@ function countPages(doc: PDFDocument): number {
   try {
     return doc.countPages();
   } catch (err) {
-    throw new EngineError("corrupt", `The page tree could not be read: ${messageOf(err)}`);
+    throw asEngineError(err, "corrupt", "The page tree could not be read");
   }
 }
 
 /**
  * MuPDF reports failures inside a document (a cyclic page tree, a broken
- * stream) as plain Error objects from its C side; those are the document's
- * fault and become EngineError("corrupt"), a 4xx. Our own bugs surface as
- * TypeError/RangeError or our typed errors and pass through unchanged.
+ * stream) as MupdfError from its C side (our copy of its glue, see
+ * scripts/mupdf-factory.mjs): those are the document's fault and become a
+ * 4xx EngineError, "too_large" when MuPDF ran out of memory on it. Anything
+ * else, our own assertions included, passes through and is answered as a
+ * 500 with the request id, logged and refunded (tools/pipeline.ts).
  */
-export function asEngineError(err: unknown): unknown {
-  if (err instanceof Error && err.constructor === Error) {
-    return new EngineError("corrupt", `The PDF could not be processed: ${err.message}`);
-  }
-  return err;
+export const isMupdfError = (err: unknown): err is MupdfError => err instanceof MupdfError;
+
+export function asEngineError(err: unknown, kind: EngineErrorKind = "corrupt", what = "The PDF could not be processed"): unknown {
+  if (!(err instanceof MupdfError)) return err;
+  if (/out of memory|malloc/i.test(err.message)) return new EngineError("too_large", `The PDF needs more memory than a call has: ${err.message}`);
+  return new EngineError(kind, `${what}: ${err.message}`);
 }
 
 export function messageOf(err: unknown): string {

@@ -5,7 +5,7 @@ import { isoDateToIso, pdfDateToIso } from "../text/pdf-date";
 import { EMPTY_FACTS, splitKeywords, type DocumentFacts } from "../text/facts";
 import { NO_TEXT, addStats, textStats, type TextStats } from "../text/stats";
 import type { XmpPacket } from "../text/xmp";
-import { messageOf, openPdfDocument, type PDFDocument } from "./document";
+import { asEngineError, openPdfDocument, type PDFDocument } from "./document";
 import { collectImageRefs } from "./image-placements";
 import type { Mupdf } from "./loader";
 import { readCatalogXmp } from "./pdfa";
@@ -77,8 +77,7 @@ export function readPdfFacts(mupdf: Mupdf, bytes: Uint8Array): DocumentFacts {
     for (let i = 0; i < pages; i++) text = addStats(text, pageText(doc, i));
     return { ...EMPTY_FACTS, ...describe(doc), pages, imageCount: countImages(doc, pages), text };
   } catch (err) {
-    if (err instanceof EngineError) throw err;
-    throw new EngineError("corrupt", `The PDF could not be read: ${messageOf(err)}`);
+    throw asEngineError(err, "corrupt", "The PDF could not be read");
   } finally {
     doc.destroy();
     mupdf.emptyStore();

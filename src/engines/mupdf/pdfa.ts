@@ -1,7 +1,7 @@
 import type { PDFObject } from "mupdf";
 import { parseXmp, type XmpPacket } from "../text/xmp";
 import { EngineError } from "../errors";
-import { messageOf, openPdfDocument, type PDFDocument } from "./document";
+import { asEngineError, openPdfDocument, type PDFDocument } from "./document";
 import { loadMupdf } from "./loader";
 
 // Structural PDF/A check (api.md: not a certified validator). It looks at
@@ -155,8 +155,7 @@ export async function validatePdfA(bytes: Uint8Array): Promise<PdfaReport> {
     }
     return inspectPdfA(doc);
   } catch (err) {
-    if (err instanceof EngineError) throw err;
-    throw new EngineError("corrupt", `The PDF could not be read: ${messageOf(err)}`);
+    throw asEngineError(err, "corrupt", "The PDF could not be read");
   } finally {
     doc.destroy();
     mupdf.emptyStore();

@@ -1,6 +1,6 @@
 import { LIMITS } from "../../config";
 import { EngineError } from "../errors";
-import type { PDFDocument } from "./document";
+import { isMupdfError, type PDFDocument } from "./document";
 import { loadMupdf, type Mupdf } from "./loader";
 import { withMupdfLog } from "./log";
 import { rebuildPageTree, scanPageObjects, walkPageTree } from "./repair-tree";
@@ -110,7 +110,7 @@ function attempt(mupdf: Mupdf, bytes: Uint8Array): Candidate | null {
   try {
     return attemptOnce(mupdf, bytes);
   } catch (err) {
-    if (err instanceof EngineError) throw err;
+    if (err instanceof EngineError || !isMupdfError(err)) throw err; // ours, not the file's
     return null; // MuPDF gave up on this route; the other one may still work
   }
 }

@@ -1,6 +1,6 @@
 import { EngineError } from "../errors";
 import type { Mupdf } from "./loader";
-import { messageOf } from "./document";
+import { asEngineError } from "./document";
 
 type Image = InstanceType<Mupdf["Image"]>;
 
@@ -66,7 +66,7 @@ export function loadStampImage(mupdf: Mupdf, bytes: Uint8Array): Image {
     // Decode now: a truncated or corrupt file fails here, as a 422.
     pixmap = image.toPixmap();
   } catch (err) {
-    throw new EngineError("invalid_input", `The watermark image could not be decoded: ${messageOf(err)}`);
+    throw asEngineError(err, "invalid_input", "The watermark image could not be decoded");
   }
   try {
     const w = image.getWidth();
