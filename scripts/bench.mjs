@@ -182,7 +182,9 @@ async function main() {
     },
     row(r) {
       rows.push({ section: ctx.section, ...r });
-      const peer = r.peer ? `  | ${r.peer}: ${r.peer_ms ?? "-"} ms${r.peer_bytes ? `, ${r.peer_bytes} B` : ""}${r.peer_peak_mb ? `, ${r.peer_peak_mb} MB` : ""}` : "";
+      const peer = r.peer
+        ? `  | ${r.peer}: ${r.peer_ms ?? "-"} ms${r.peer_bytes ? `, ${r.peer_bytes} B` : ""}${r.peer_peak_mb ? `, ${r.peer_peak_mb} MB` : ""}`
+        : "";
       console.log(
         `  ${String(r.tool).padEnd(18)} ${String(r.case ?? "").padEnd(34)} ${String(r.ms ?? "-").padStart(7)} ms` +
           `${r.bytes !== undefined ? `  ${r.bytes} B` : ""}${r.peak_mb !== undefined ? `  peak ${r.peak_mb} MB` : ""}${peer}${r.note ? `  (${r.note})` : ""}`,

@@ -20,12 +20,18 @@ const PATCHES = [
   // destroy() grew the heap by 33 MB). The constructor now takes ownership of
   // the pointer it is given, and the one caller that passed a borrowed
   // pointer (getTrailer) takes its reference first.
-  ["\tconstructor(doc, pointer) {\n\t\tsuper(libmupdf._wasm_pdf_keep_obj(pointer));\n\t\tthis._doc = doc;", "\tconstructor(doc, pointer) {\n\t\tsuper(pointer);\n\t\tthis._doc = doc;"],
+  [
+    "\tconstructor(doc, pointer) {\n\t\tsuper(libmupdf._wasm_pdf_keep_obj(pointer));\n\t\tthis._doc = doc;",
+    "\tconstructor(doc, pointer) {\n\t\tsuper(pointer);\n\t\tthis._doc = doc;",
+  ],
   ["return new PDFObject(this, libmupdf._wasm_pdf_trailer(this.pointer));", "return this._fromPDFObjectKeep(libmupdf._wasm_pdf_trailer(this.pointer));"],
   // StructuredText.walk makes a Font wrapper for every character (a
   // reference, a finalizer registration, then a destroy): 45% of a text
   // walk. A walker that sets `skipFonts` gets null instead.
-  ["let ch_font = new Font(libmupdf._wasm_stext_char_get_font(ch));", "let ch_font = walker.skipFonts ? null : new Font(libmupdf._wasm_stext_char_get_font(ch));"],
+  [
+    "let ch_font = new Font(libmupdf._wasm_stext_char_get_font(ch));",
+    "let ch_font = walker.skipFonts ? null : new Font(libmupdf._wasm_stext_char_get_font(ch));",
+  ],
 ];
 
 // MuPDF's C errors reach JavaScript as plain Error objects thrown by the
@@ -54,7 +60,11 @@ export function mupdfFactorySource(source, version) {
     if (body.split(from).length !== 2) throw new Error(`mupdf-factory: a patch does not apply exactly once: ${from.trim().slice(0, 60)}`);
     body = body.replace(from, to);
   }
-  if (/new PDFObject\((?!null, 0\))/.test(body.replace("return new PDFObject(this, ptr);", "").replace("return new PDFObject(this, libmupdf._wasm_pdf_keep_obj(ptr));", ""))) {
+  if (
+    /new PDFObject\((?!null, 0\))/.test(
+      body.replace("return new PDFObject(this, ptr);", "").replace("return new PDFObject(this, libmupdf._wasm_pdf_keep_obj(ptr));", ""),
+    )
+  ) {
     throw new Error("mupdf-factory: a PDFObject is made from a pointer the reference fix does not know about");
   }
 

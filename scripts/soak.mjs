@@ -42,7 +42,11 @@ const admin = { Authorization: `Bearer ${adminToken}` };
 const account = await createAccountWithKey(base, { credits: 100_000_000 });
 const balance = async () => (await (await fetch(`${base}/api/v1/account`, { headers: { Authorization: `Bearer ${account.token}` } })).json()).balance;
 async function newKey() {
-  const res = await fetch(`${base}/api/v1/keys`, { method: "POST", headers: { Authorization: `Bearer ${account.token}`, "Content-Type": "application/json" }, body: JSON.stringify({ name: "soak" }) });
+  const res = await fetch(`${base}/api/v1/keys`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${account.token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "soak" }),
+  });
   if (res.status !== 201) throw new Error(`key: ${res.status} ${await res.text()}`);
   return (await res.json()).api_key;
 }
@@ -73,7 +77,12 @@ async function client(id) {
     let status = "hang";
     let credits = 0;
     try {
-      const res = await fetch(`${base}${call.path}`, { method: "POST", headers: { "X-API-Key": key, ...call.headers }, body: call.body(), signal: AbortSignal.timeout(callTimeoutMs) });
+      const res = await fetch(`${base}${call.path}`, {
+        method: "POST",
+        headers: { "X-API-Key": key, ...call.headers },
+        body: call.body(),
+        signal: AbortSignal.timeout(callTimeoutMs),
+      });
       await res.arrayBuffer();
       status = res.status;
       credits = Number(res.headers.get("X-Credits-Charged") ?? 0);

@@ -15,7 +15,7 @@ export const title = "Images";
 const RUNS = 5;
 const BIG_RUNS = 3;
 
-async function download(ctx, url) {
+async function _download(_ctx, url) {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`download ${url}: ${res.status}`);
   return new Uint8Array(await res.arrayBuffer());
@@ -102,7 +102,7 @@ function write(ctx, name, bytes) {
 }
 
 /** The input decoded to PPM/PNG for encoders that need raw pixels (djpeg is in libjpeg-turbo-progs). */
-function rawOf(ctx, path, format) {
+function rawOf(_ctx, path, format) {
   if (format !== "jpeg") return path;
   const ppm = `${path}.ppm`;
   const r = spawnSync("sh", ["-c", `djpeg "${path}" > "${ppm}"`]);
@@ -282,7 +282,12 @@ console.log(JSON.stringify({ bytes: r.bytes.length, peak_mb: +((peak - base) / 1
     const line = r.stdout.trim().split("\n").pop() ?? "";
     try {
       const m = JSON.parse(line);
-      ctx.row({ tool, case: `${kind}, live peak over baseline`, bytes: m.bytes, note: `JS + ArrayBuffers + WASM: ${m.peak_mb} MB, of which WASM heaps ${m.wasm_mb} MB` });
+      ctx.row({
+        tool,
+        case: `${kind}, live peak over baseline`,
+        bytes: m.bytes,
+        note: `JS + ArrayBuffers + WASM: ${m.peak_mb} MB, of which WASM heaps ${m.wasm_mb} MB`,
+      });
     } catch {
       ctx.row({ tool, case: `${kind}, live memory`, note: `failed: ${(r.stderr || line).slice(-200)}` });
     }

@@ -41,7 +41,9 @@ function ghostscript(ctx, input, name) {
   const src = join(ctx.tmp, `${name}.pdf`);
   const out = join(ctx.tmp, `${name}-ebook.pdf`);
   writeFileSync(src, input);
-  const peer = ctx.native("gs", ["-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=pdfwrite", "-dPDFSETTINGS=/ebook", `-sOutputFile=${out}`, src], { runs: 3 });
+  const peer = ctx.native("gs", ["-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=pdfwrite", "-dPDFSETTINGS=/ebook", `-sOutputFile=${out}`, src], {
+    runs: 3,
+  });
   return peer && Number.isFinite(peer.median_ms) ? { ...peer, bytes: readFileSync(out) } : null;
 }
 
@@ -77,7 +79,9 @@ async function compressionGoal(ctx, keys, name, input, judge) {
       note:
         `-${pct(out.length, input.length)}, page SSIM@96dpi mean ${at96.mean.toFixed(4)} min ${at96.min.toFixed(4)}, quality_score ${last.quality_score}` +
         (at150 ? `, @150dpi mean ${at150.mean.toFixed(4)} min ${at150.min.toFixed(4)}` : "") +
-        (level === "medium" && gs ? ` | gs: -${pct(gs.bytes.length, input.length)}, SSIM@96 mean ${gsSsim.mean.toFixed(4)} min ${gsSsim.min.toFixed(4)}, @150 mean ${gs150.mean.toFixed(4)} min ${gs150.min.toFixed(4)}` : "") +
+        (level === "medium" && gs
+          ? ` | gs: -${pct(gs.bytes.length, input.length)}, SSIM@96 mean ${gsSsim.mean.toFixed(4)} min ${gsSsim.min.toFixed(4)}, @150 mean ${gs150.mean.toFixed(4)} min ${gs150.min.toFixed(4)}`
+          : "") +
         verdict,
     });
   }
@@ -90,13 +94,28 @@ function peerRow(ctx, cmd, args) {
 
 async function latency(ctx, pages, docs) {
   const { text, locked, broken } = docs;
-  const paths = Object.fromEntries(Object.entries({ text, locked, broken }).map(([k, v]) => [k, join(ctx.tmp, `${k}${pages}.pdf`)]));
+  const paths = Object.fromEntries(Object.entries({ text, locked, broken }).map(([k, _v]) => [k, join(ctx.tmp, `${k}${pages}.pdf`)]));
   for (const [k, p] of Object.entries(paths)) writeFileSync(p, docs[k]);
   const out = join(ctx.tmp, `peer-out${pages}.pdf`);
   const cases = [
-    { tool: "compress", body: () => ({ file_data: b64(text), filename: "t.pdf" }), path: "/api/v1/compression/single", peer: ["gs", ["-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=pdfwrite", "-dPDFSETTINGS=/ebook", `-sOutputFile=${out}`, paths.text]] },
-    { tool: "compress batch", body: () => ({ files: [1, 2, 3].map((i) => ({ file_data: b64(text), filename: `t${i}.pdf` })) }), path: "/api/v1/compression/batch", note: "3 files" },
-    { tool: "unlock", body: () => form({ file: file(locked), password: "user-pw" }), path: "/api/v1/security/security/password/remove", peer: ["qpdf", ["--decrypt", "--password=user-pw", paths.locked, out]] },
+    {
+      tool: "compress",
+      body: () => ({ file_data: b64(text), filename: "t.pdf" }),
+      path: "/api/v1/compression/single",
+      peer: ["gs", ["-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=pdfwrite", "-dPDFSETTINGS=/ebook", `-sOutputFile=${out}`, paths.text]],
+    },
+    {
+      tool: "compress batch",
+      body: () => ({ files: [1, 2, 3].map((i) => ({ file_data: b64(text), filename: `t${i}.pdf` })) }),
+      path: "/api/v1/compression/batch",
+      note: "3 files",
+    },
+    {
+      tool: "unlock",
+      body: () => form({ file: file(locked), password: "user-pw" }),
+      path: "/api/v1/security/security/password/remove",
+      peer: ["qpdf", ["--decrypt", "--password=user-pw", paths.locked, out]],
+    },
     { tool: "repair", body: () => form({ file: file(broken) }), path: "/api/v1/pdf/repair", peer: ["mutool", ["clean", paths.broken, out]] },
     { tool: "metadata", body: () => form({ file: file(text) }), path: "/api/v1/analyze/metadata", peer: ["pdfinfo", [paths.text]] },
     { tool: "pdfa validate", body: () => form({ file: file(text) }), path: "/api/v1/pdf/pdfa/validate" },
@@ -120,14 +139,19 @@ async function latency(ctx, pages, docs) {
       peer: peer ? c.peer[0] : undefined,
       peer_ms: peer?.median_ms,
       peer_peak_mb: peer ? mb(peer.peak_kb) : undefined,
-      note: [c.note, peer ? `${(timing.median_ms / peer.median_ms).toFixed(1)}x ${c.peer[0]}` : c.peer ? `${c.peer[0]} not installed` : ""].filter(Boolean).join("; "),
+      note: [c.note, peer ? `${(timing.median_ms / peer.median_ms).toFixed(1)}x ${c.peer[0]}` : c.peer ? `${c.peer[0]} not installed` : ""]
+        .filter(Boolean)
+        .join("; "),
     });
   }
 }
 
 /** Undici keeps idle sockets that the server closes after 5 s; a long synchronous build in between leaves a dead one first in line. */
 async function flushIdleSockets(base) {
-  for (let i = 0; i < 2; i++) await fetch(`${base}/`).then((r) => r.arrayBuffer()).catch(() => undefined);
+  for (let i = 0; i < 2; i++)
+    await fetch(`${base}/`)
+      .then((r) => r.arrayBuffer())
+      .catch(() => undefined);
 }
 
 export async function run(ctx) {
@@ -142,7 +166,11 @@ export async function run(ctx) {
   await flushIdleSockets(ctx.base);
   // One account per level: the plan decides it (free basic, starter medium, pro maximum).
   const keys = {};
-  for (const [plan, level] of [["free", "basic"], ["starter", "medium"], ["pro", "maximum"]]) {
+  for (const [plan, level] of [
+    ["free", "basic"],
+    ["starter", "medium"],
+    ["pro", "maximum"],
+  ]) {
     keys[level] = (await createAccountWithKey(ctx.base, { plan, credits: 1_000_000 })).apiKey;
   }
   await compressionGoal(ctx, keys, "scans+photos", heavy, true);
@@ -150,5 +178,11 @@ export async function run(ctx) {
   await compressionGoal(ctx, { medium: keys.medium }, "redp5110", redp, false);
   for (const pages of [10, 200]) await latency(ctx, pages, docs[pages]);
   const heaps = (await ctx.runtime()).wasm_heaps ?? {};
-  ctx.row({ tool: "runtime", case: "WASM heaps after PDF toolkit A", note: Object.entries(heaps).map(([k, v]) => `${k} ${(v / 1048576).toFixed(1)} MB`).join(", ") });
+  ctx.row({
+    tool: "runtime",
+    case: "WASM heaps after PDF toolkit A",
+    note: Object.entries(heaps)
+      .map(([k, v]) => `${k} ${(v / 1048576).toFixed(1)} MB`)
+      .join(", "),
+  });
 }

@@ -64,18 +64,24 @@ export async function run(ctx) {
     for (const c of cases(image)) {
       let last;
       const { result: timing, peak_mb } = await ctx.peak(() =>
-        ctx.time(async () => {
-          const fd = new FormData();
-          fd.append("file", pdfFile(docs[pages]));
-          for (const [k, v] of Object.entries(c.fields)) fd.append(k, v);
-          last = await ctx.post(c.path, fd);
-          if (last.status !== 200) throw new Error(`${c.tool}: ${JSON.stringify(last.json)}`);
-        }, pages === 10 ? 5 : 3),
+        ctx.time(
+          async () => {
+            const fd = new FormData();
+            fd.append("file", pdfFile(docs[pages]));
+            for (const [k, v] of Object.entries(c.fields)) fd.append(k, v);
+            last = await ctx.post(c.path, fd);
+            if (last.status !== 200) throw new Error(`${c.tool}: ${JSON.stringify(last.json)}`);
+          },
+          pages === 10 ? 5 : 3,
+        ),
       );
       const out = await fetch(last.json.url);
       const bytes = (await out.arrayBuffer()).byteLength;
       const heaps = (await ctx.runtime()).wasm_heaps ?? {};
-      const peer = c.tool === "watermark-text" && !c.fields.tile ? ctx.native("qpdf", [input, "--overlay", stampPath, "--repeat=1", "--", join(ctx.tmp, "overlay.pdf")], { runs: 3 }) : null;
+      const peer =
+        c.tool === "watermark-text" && !c.fields.tile
+          ? ctx.native("qpdf", [input, "--overlay", stampPath, "--repeat=1", "--", join(ctx.tmp, "overlay.pdf")], { runs: 3 })
+          : null;
       const extra = c.tool === "redact" ? `, ${last.json.redactions_made} boxes, fully removed ${last.json.text_fully_removed}` : "";
       ctx.row({
         tool: c.tool,

@@ -41,7 +41,11 @@ export async function run(ctx) {
 
   const cases = [
     { case: "merge 2 x 200 pages", files: big.map((b, i) => [`big${i}.pdf`, b]), peer: ["--empty", "--pages", ...bigPaths, "--", join(ctx.tmp, "m1.pdf")] },
-    { case: "merge 50 x 4 pages", files: small.map((b, i) => [`small${i}.pdf`, b]), peer: ["--empty", "--pages", ...smallPaths, "--", join(ctx.tmp, "m2.pdf")] },
+    {
+      case: "merge 50 x 4 pages",
+      files: small.map((b, i) => [`small${i}.pdf`, b]),
+      peer: ["--empty", "--pages", ...smallPaths, "--", join(ctx.tmp, "m2.pdf")],
+    },
   ];
   for (const c of cases) {
     let last;

@@ -99,7 +99,11 @@ async function fanOut(ctx, receiver, endpointIds) {
   const before = receiver.arrivals.size;
   const expected = FAN_OUT_PAYMENTS * (FAN_OUT_ENDPOINTS + 1);
   const start = Date.now();
-  await pool(Array.from({ length: FAN_OUT_PAYMENTS }, (_, i) => i), 5, (i) => pay(ctx, `fan${i}`));
+  await pool(
+    Array.from({ length: FAN_OUT_PAYMENTS }, (_, i) => i),
+    5,
+    (i) => pay(ctx, `fan${i}`),
+  );
   const produced = Date.now();
   await new Promise((ok, fail) => {
     const deadline = setTimeout(async () => {
@@ -144,9 +148,11 @@ async function api(ctx, method, path, body, token = ctx.token) {
 
 async function pool(items, concurrency, fn) {
   const queue = [...items];
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (queue.length) await fn(queue.shift());
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (queue.length) await fn(queue.shift());
+    }),
+  );
 }
 
 export async function run(ctx) {
@@ -163,12 +169,16 @@ export async function run(ctx) {
     // Burst: test deliveries fired 20 at a time; the queue fills its batches.
     const sentAt = new Map();
     const burstStart = Date.now();
-    await pool(Array.from({ length: BURST }, (_, i) => i), BURST_CONCURRENCY, async () => {
-      const t = Date.now();
-      const r = await api(ctx, "POST", `/api/v1/webhooks/${endpointId}/test`, {});
-      if (r.status !== 202) throw new Error(`test delivery: ${r.status} ${JSON.stringify(r.json)}`);
-      sentAt.set(`/hook ${r.json.event_id}`, t);
-    });
+    await pool(
+      Array.from({ length: BURST }, (_, i) => i),
+      BURST_CONCURRENCY,
+      async () => {
+        const t = Date.now();
+        const r = await api(ctx, "POST", `/api/v1/webhooks/${endpointId}/test`, {});
+        if (r.status !== 202) throw new Error(`test delivery: ${r.status} ${JSON.stringify(r.json)}`);
+        sentAt.set(`/hook ${r.json.event_id}`, t);
+      },
+    );
     const enqueued = Date.now();
     await receiver.waitFor([...sentAt.keys()], 120_000);
     const lastArrival = Math.max(...[...sentAt.keys()].map((id) => receiver.arrivals.get(id).at));

@@ -59,7 +59,16 @@ export function soakMix(f) {
   const json = (tool, path, value) => ({ tool, path, headers: { "Content-Type": "application/json" }, body: () => JSON.stringify(value) });
   return [
     multipart("merge", "/api/v1/pdf/merge/merge", { files: [pdf(f.text40, "a.pdf"), pdf(f.small, "b.pdf")] }),
-    multipart("split", "/api/v1/pdf/split/split", { file: pdf(f.text40), split_mode: "page_range", split_config: JSON.stringify({ ranges: [[1, 20], [21, 40]] }) }),
+    multipart("split", "/api/v1/pdf/split/split", {
+      file: pdf(f.text40),
+      split_mode: "page_range",
+      split_config: JSON.stringify({
+        ranges: [
+          [1, 20],
+          [21, 40],
+        ],
+      }),
+    }),
     json("compress", "/api/v1/compression/single", { file_data: base64(f.text40), filename: "doc.pdf" }),
     json("compress_scan", "/api/v1/compression/single", { file_data: base64(f.scan), filename: "scan.pdf" }),
     multipart("watermark_text", "/api/v1/watermark/text", { file: pdf(f.text40), text: "CONFIDENTIAL" }),

@@ -17,7 +17,14 @@ import { loadAccount } from "./accounts";
 
 const planField = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]);
 
-const tokenRequest = z.object({ ttl_seconds: z.number().int().min(60).max(30 * 86_400).optional() });
+const tokenRequest = z.object({
+  ttl_seconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .optional(),
+});
 
 const createAccount = z.object({
   name: z.string().trim().min(1).max(200),
@@ -114,7 +121,11 @@ export const adminApi = new Hono<AppEnv>()
   .post("/users/:id/tokens", async (c) => {
     const hasBody = (c.req.header("Content-Length") ?? "0") !== "0";
     const { ttl_seconds } = hasBody ? await jsonBody(c, tokenRequest) : { ttl_seconds: undefined };
-    const rows = await database(c.env.DB).select().from(schema.users).where(eq(schema.users.id, c.req.param("id"))).limit(1);
+    const rows = await database(c.env.DB)
+      .select()
+      .from(schema.users)
+      .where(eq(schema.users.id, c.req.param("id")))
+      .limit(1);
     const user = rows[0];
     if (!user || user.removedAt) throw new ApiError("not_found", "No such user.");
     return c.json({ token: await issueToken(c.env, user.id, user.accountId, ttl_seconds) });

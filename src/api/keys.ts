@@ -16,9 +16,7 @@ const createKeySchema = z.object({
   name: z.string().trim().min(1).max(100),
   description: z.string().max(500).optional(),
   permissions: z.array(z.enum(KEY_PERMISSIONS as [string, ...string[]])).default(["read", "write"]),
-  scopes: z
-    .array(z.string().refine((s) => s === "*" || OPERATION_KEYS.has(s), { message: "Unknown operation key; see GET /api/v1/keys/scopes." }))
-    .default([]),
+  scopes: z.array(z.string().refine((s) => s === "*" || OPERATION_KEYS.has(s), { message: "Unknown operation key; see GET /api/v1/keys/scopes." })).default([]),
   credit_limit: z.number().int().min(0).nullable().optional(),
   expires_in_days: z.number().int().min(1).max(3650).optional(),
 });

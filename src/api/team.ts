@@ -92,7 +92,15 @@ export const teamApi = new Hono<AppEnv>()
         .update(inv)
         .set({ revokedAt: new Date().toISOString() })
         .where(and(eq(inv.accountId, actor.accountId), eq(inv.email, body.email), isNull(inv.acceptedAt), isNull(inv.revokedAt))),
-      db.insert(inv).values({ id, accountId: actor.accountId, email: body.email, role: body.role, tokenHash: await hashKeySecret(token), invitedBy: actor.userId, expiresAt }),
+      db.insert(inv).values({
+        id,
+        accountId: actor.accountId,
+        email: body.email,
+        role: body.role,
+        tokenHash: await hashKeySecret(token),
+        invitedBy: actor.userId,
+        expiresAt,
+      }),
     ]);
     const data = { invitation_id: id, email: body.email, role: body.role, invited_by: actor.userId, expires_at: expiresAt };
     await emitEvent(c.env, actor.accountId, "team.member.invited", data);
@@ -102,7 +110,13 @@ export const teamApi = new Hono<AppEnv>()
     const { invite_token } = await jsonBody(c, acceptSchema);
     const inv = schema.teamInvitations;
     const db = database(c.env.DB);
-    const row = (await db.select().from(inv).where(eq(inv.tokenHash, await hashKeySecret(invite_token))).limit(1))[0];
+    const row = (
+      await db
+        .select()
+        .from(inv)
+        .where(eq(inv.tokenHash, await hashKeySecret(invite_token)))
+        .limit(1)
+    )[0];
     if (!row) throw new ApiError("not_found", "No such invitation.");
     const now = new Date().toISOString();
     if (row.acceptedAt || row.revokedAt || row.expiresAt <= now) throw new ApiError("gone", "This invitation was already used, replaced or has expired.");

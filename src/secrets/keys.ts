@@ -61,7 +61,9 @@ export function keyFor(env: Env, purpose: KeyPurpose): Promise<CryptoKey> {
     const p: Purpose = PURPOSES[purpose];
     key = (async () => {
       const ikm = await crypto.subtle.importKey("raw", encoder.encode(master), "HKDF", false, ["deriveKey"]);
-      return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt: encoder.encode(p.salt), info: encoder.encode(p.info) }, ikm, p.algorithm, false, [...p.usages]);
+      return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt: encoder.encode(p.salt), info: encoder.encode(p.info) }, ikm, p.algorithm, false, [
+        ...p.usages,
+      ]);
     })();
     key.catch(() => derived.delete(cacheKey));
     derived.set(cacheKey, key);

@@ -15,9 +15,7 @@ export const WATERMARK_POSITIONS = ["center", "top-left", "top-right", "bottom-l
 
 /** Positions accept hyphen and underscore spellings in any case. */
 export function positionField<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
-  return z
-    .preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase().replace(/_/g, "-") : v), z.enum(values))
-    .default(fallback as never);
+  return z.preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase().replace(/_/g, "-") : v), z.enum(values)).default(fallback as never);
 }
 
 export const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, "Use # followed by 6 hex digits.");
@@ -42,10 +40,7 @@ export const imageResponse = z.object({
     height: z.number().int(),
     original_dimensions: z.string().optional().meta({ description: "Input size as displayed, 'WxH'." }),
     processing_time_ms: z.number().int(),
-    notes: z
-      .array(z.string())
-      .optional()
-      .meta({ description: "What the caller should know, e.g. that only the first frame of an animated GIF was used." }),
+    notes: z.array(z.string()).optional().meta({ description: "What the caller should know, e.g. that only the first frame of an animated GIF was used." }),
   }),
   credits_charged: credits,
 });
@@ -57,9 +52,11 @@ export const quality = (fallback: number) =>
 /** target_format: case-insensitive, "jpg" and "jpeg" both name JPEG; answers the engine's format name. */
 export const targetFormat = (allowed: readonly (typeof IMAGE_FORMATS)[number][]) =>
   z
-    .preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), z.enum(allowed as [string, ...string[]], { message: `Use one of: ${allowed.join(", ")}.` }))
+    .preprocess(
+      (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
+      z.enum(allowed as [string, ...string[]], { message: `Use one of: ${allowed.join(", ")}.` }),
+    )
     .transform((v): ImageFormat => (v === "jpg" ? "jpeg" : (v as ImageFormat)));
-
 
 /** Stores an image tool's output and answers api.md's response body. */
 export async function imageBody(ctx: ToolContext, file: File, result: ImageResult, startedAt: number, withOriginal: boolean) {

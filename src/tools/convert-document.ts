@@ -14,11 +14,13 @@ export const convertDocument = defineTool({
     { key: "convert.document", name: "Convert document", credits: 40, access: "free-try" },
     { key: "convert.pdf_to_docx.ai", name: "Vision PDF to DOCX", credits: 200, access: "plan:paid" },
   ],
-  selectOperation: (i) =>
-    i.engine === "vision" && i.target_format === "docx" && /\.pdf$/i.test(i.file.name) ? "convert.pdf_to_docx.ai" : "convert.document",
+  selectOperation: (i) => (i.engine === "vision" && i.target_format === "docx" && /\.pdf$/i.test(i.file.name) ? "convert.pdf_to_docx.ai" : "convert.document"),
   request: z.object({
     file: upload({ missing: "bad_request", empty: "bad_request" }),
-    target_format: z.string().min(1).transform((s) => s.trim().toLowerCase()),
+    target_format: z
+      .string()
+      .min(1)
+      .transform((s) => s.trim().toLowerCase()),
     quality_preset: z.enum(["standard", "premium", "maximum"]).default("standard"),
     engine: engineField,
     custom_settings: formJson(z.unknown()).optional(),

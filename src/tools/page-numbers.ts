@@ -48,4 +48,3 @@ export const pageNumbers = defineTool({
     return { body: { success: true, url: stored.url } };
   },
 });
-

@@ -103,16 +103,18 @@ async function debit(env: Env, p: Principal, requestId: string, op: Operation, c
     throw new ApiError("insufficient_credits", `This call costs ${credits} credits; the balance is ${outcome.balance}.`);
   }
   // The meter has decided; the D1 ledger is its mirror and must not fail the call.
-  await bestEffort("ledger debit", () => recordLedger(env, {
-    accountId: p.accountId,
-    kind: "debit",
-    credits: -credits,
-    balanceAfter: outcome.balance,
-    requestId,
-    operation: op.key,
-    keyId: p.kind === "key" ? p.keyId : null,
-    userId: p.userId,
-  }));
+  await bestEffort("ledger debit", () =>
+    recordLedger(env, {
+      accountId: p.accountId,
+      kind: "debit",
+      credits: -credits,
+      balanceAfter: outcome.balance,
+      requestId,
+      operation: op.key,
+      keyId: p.kind === "key" ? p.keyId : null,
+      userId: p.userId,
+    }),
+  );
   if (outcome.crossedLow) {
     await bestEffort("emit credits.low", () => emitEvent(env, p.accountId, "credits.low", { balance: outcome.balance }));
   }
@@ -122,16 +124,18 @@ async function refund(env: Env, p: Principal, requestId: string, op: Operation, 
   if (p.kind === "anonymous" || credits === 0) return;
   const outcome = await meterFor(env, p.accountId).refund(requestId);
   if (!outcome.refunded) return;
-  await bestEffort("ledger refund", () => recordLedger(env, {
-    accountId: p.accountId,
-    kind: "refund",
-    credits: outcome.credits,
-    balanceAfter: outcome.balance,
-    requestId,
-    operation: op.key,
-    keyId: p.kind === "key" ? p.keyId : null,
-    userId: p.userId,
-  }));
+  await bestEffort("ledger refund", () =>
+    recordLedger(env, {
+      accountId: p.accountId,
+      kind: "refund",
+      credits: outcome.credits,
+      balanceAfter: outcome.balance,
+      requestId,
+      operation: op.key,
+      keyId: p.kind === "key" ? p.keyId : null,
+      userId: p.userId,
+    }),
+  );
 }
 
 /**

@@ -13,7 +13,10 @@ const entityTypesField = z
   .optional()
   .transform((raw, ctx): EntityType[] => {
     if (raw === undefined) return [...ENTITY_TYPES];
-    const names = raw.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean);
+    const names = raw
+      .split(",")
+      .map((s) => s.trim().toUpperCase())
+      .filter(Boolean);
     const unknown = names.filter((n) => !isEntityType(n));
     if (unknown.length || !names.length) {
       ctx.addIssue({ code: "custom", message: `Unknown entity type ${unknown.join(", ") || "(none given)"}; use ${ENTITY_TYPES.join(", ")}.` });

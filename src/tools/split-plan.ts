@@ -27,7 +27,7 @@ export function planSplit(doc: PdfOutlineSummary, mode: string, config: Record<s
   switch (mode) {
     case "page_range": {
       const parsed = rangesConfig.safeParse(config);
-      if (!parsed.success) malformed("page_range needs {\"ranges\": [[start, end], ...]} with whole numbers.");
+      if (!parsed.success) malformed('page_range needs {"ranges": [[start, end], ...]} with whole numbers.');
       parts = parsed.data.ranges.map(([start, end]) => {
         if (start < 1 || end < start || end > n) {
           malformed(`range [${start}, ${end}] is not within 1..${n} with start <= end.`);
@@ -38,7 +38,7 @@ export function planSplit(doc: PdfOutlineSummary, mode: string, config: Record<s
     }
     case "page_count": {
       const parsed = countConfig.safeParse(config);
-      if (!parsed.success) malformed("page_count needs {\"pages_per_file\": N} with N >= 1.");
+      if (!parsed.success) malformed('page_count needs {"pages_per_file": N} with N >= 1.');
       const size = parsed.data.pages_per_file;
       const count = Math.ceil(n / size);
       if (count > LIMITS.splitParts) tooMany(count);

@@ -51,7 +51,16 @@ export const webhooksApi = new Hono<AppEnv>()
        SELECT ?1, ?2, ?3, ?4, ?5, 1, ?6, ?7
         WHERE (SELECT COUNT(*) FROM webhook_endpoints WHERE account_id = ?2) < ?8`,
     )
-      .bind(id, user.accountId, url, body.description ?? null, JSON.stringify(body.events), await sealSecret(c.env, id, secret), user.userId, MAX_ENDPOINTS_PER_ACCOUNT)
+      .bind(
+        id,
+        user.accountId,
+        url,
+        body.description ?? null,
+        JSON.stringify(body.events),
+        await sealSecret(c.env, id, secret),
+        user.userId,
+        MAX_ENDPOINTS_PER_ACCOUNT,
+      )
       .run();
     if (!result.meta.changes) {
       throw new ApiError("webhook_limit_reached", `An account may have ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first.`);
@@ -81,14 +90,19 @@ export const webhooksApi = new Hono<AppEnv>()
       set.active = false;
     }
     const t = schema.webhookEndpoints;
-    await database(c.env.DB).update(t).set(set).where(and(eq(t.id, row.id), eq(t.accountId, user.accountId)));
+    await database(c.env.DB)
+      .update(t)
+      .set(set)
+      .where(and(eq(t.id, row.id), eq(t.accountId, user.accountId)));
     return c.json(endpointView(await findEndpoint(c.env, user.accountId, row.id)));
   })
   .delete("/:id", async (c) => {
     const user = await webhookManager(c);
     const row = await findEndpoint(c.env, user.accountId, c.req.param("id"));
     const t = schema.webhookEndpoints;
-    await database(c.env.DB).delete(t).where(and(eq(t.id, row.id), eq(t.accountId, user.accountId)));
+    await database(c.env.DB)
+      .delete(t)
+      .where(and(eq(t.id, row.id), eq(t.accountId, user.accountId)));
     try {
       await endpointStub(c.env, row.id).purge();
     } catch (err) {

@@ -17,7 +17,7 @@ export const deliveriesApi = new Hono<AppEnv>()
   .post("/:id/test", async (c) => {
     const user = requireTeamPermission(await principalOf(c), "manage_webhooks");
     const row = await findEndpoint(c.env, user.accountId, c.req.param("id"));
-    if (!row.active) throw new ApiError("webhook_inactive", "The endpoint is inactive; re-enable it with PATCH {\"active\": true} first.");
+    if (!row.active) throw new ApiError("webhook_inactive", 'The endpoint is inactive; re-enable it with PATCH {"active": true} first.');
     const envelope = newEnvelope(TEST_EVENT, { endpoint_id: row.id, message: "Test delivery from the Document Processing API." });
     const message = deliveryMessage({ id: row.id, accountId: row.accountId }, envelope);
     await enqueueDeliveries(c.env, [message]);
@@ -40,7 +40,7 @@ export const deliveriesApi = new Hono<AppEnv>()
   .post("/:id/deliveries/:deliveryId/redeliver", async (c) => {
     const user = requireTeamPermission(await principalOf(c), "manage_webhooks");
     const row = await findEndpoint(c.env, user.accountId, c.req.param("id"));
-    if (!row.active) throw new ApiError("webhook_inactive", "The endpoint is inactive; re-enable it with PATCH {\"active\": true} first.");
+    if (!row.active) throw new ApiError("webhook_inactive", 'The endpoint is inactive; re-enable it with PATCH {"active": true} first.');
     const result = await endpointStub(c.env, row.id).redeliver(c.req.param("deliveryId"));
     if (!result.ok && result.reason === "not_found") throw new ApiError("not_found", "No such delivery for this endpoint.");
     if (!result.ok) {

@@ -95,13 +95,7 @@ export class DeliveryLog {
 
   /** Claims `attempt` before it is sent; the recheck time covers a sender that dies. */
   lease(id: string, attempt: number, now: number): void {
-    this.sql.exec(
-      "UPDATE deliveries SET attempts = ?, last_attempt_at = ?, next_attempt_at = ? WHERE id = ?",
-      attempt,
-      now,
-      recheckAt(attempt, now),
-      id,
-    );
+    this.sql.exec("UPDATE deliveries SET attempts = ?, last_attempt_at = ?, next_attempt_at = ? WHERE id = ?", attempt, now, recheckAt(attempt, now), id);
   }
 
   /** Makes an unstarted delivery due now (fallback path: the alarm sends it). */
@@ -112,7 +106,7 @@ export class DeliveryLog {
   /** Applies an attempt's outcome; a report for an attempt that is no longer current is ignored. */
   finish(id: string, round: number, attempt: number, o: AttemptOutcome, now: number): void {
     const row = this.get(id);
-    if (!row || row.status !== "pending" || row.round !== round || row.attempts !== attempt) return;
+    if (row?.status !== "pending" || row.round !== round || row.attempts !== attempt) return;
     if (o.ok) {
       this.sql.exec(
         `UPDATE deliveries SET status = 'delivered', delivered_at = ?, next_attempt_at = NULL,
@@ -151,18 +145,12 @@ export class DeliveryLog {
 
   due(horizon: number, limit: number): DeliveryRow[] {
     return this.sql
-      .exec<DeliveryRow>(
-        "SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
-        horizon,
-        limit,
-      )
+      .exec<DeliveryRow>("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?", horizon, limit)
       .toArray();
   }
 
   nextWake(): number | null {
-    const row = this.sql
-      .exec<{ t: number | null }>("SELECT MIN(next_attempt_at) AS t FROM deliveries WHERE status = 'pending'")
-      .toArray()[0];
+    const row = this.sql.exec<{ t: number | null }>("SELECT MIN(next_attempt_at) AS t FROM deliveries WHERE status = 'pending'").toArray()[0];
     return row?.t ?? null;
   }
 

@@ -13,13 +13,7 @@ import { subscribedEndpoints } from "./store";
  * could still be lost. It never throws: an event problem must not fail (or
  * un-refund) the caller's operation; failures are logged.
  */
-export async function emitEvent(
-  env: Env,
-  accountId: string,
-  event: string,
-  data: Record<string, unknown>,
-  now: number = Date.now(),
-): Promise<void> {
+export async function emitEvent(env: Env, accountId: string, event: string, data: Record<string, unknown>, now: number = Date.now()): Promise<void> {
   if (!isKnownEvent(event)) {
     console.error("webhooks: emit of an event missing from the catalogue", event);
     return;

@@ -14,9 +14,7 @@ export async function recordAttemptResult(env: Env, target: SendTarget, ok: bool
     if (ok) {
       // The common path writes nothing: the count we loaded was already zero.
       if (target.consecutiveFailures > 0) {
-        await env.DB.prepare("UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures > 0")
-          .bind(target.id)
-          .run();
+        await env.DB.prepare("UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures > 0").bind(target.id).run();
       }
       return;
     }

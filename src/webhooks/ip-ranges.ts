@@ -87,12 +87,7 @@ export function parseIPv6(input: string): bigint | null {
   if ([...head, ...rest].some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return null;
   const given = head.length + rest.length + tail.length;
   if (halves.length === 1 ? given !== 8 : given > 7) return null;
-  const words = [
-    ...head.map((g) => parseInt(g, 16)),
-    ...new Array<number>(8 - given).fill(0),
-    ...rest.map((g) => parseInt(g, 16)),
-    ...tail,
-  ];
+  const words = [...head.map((g) => parseInt(g, 16)), ...new Array<number>(8 - given).fill(0), ...rest.map((g) => parseInt(g, 16)), ...tail];
   return words.reduce((acc, w) => (acc << 16n) | BigInt(w), 0n);
 }
 

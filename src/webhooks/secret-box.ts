@@ -23,10 +23,6 @@ export async function openSecret(env: Env, endpointId: string, sealed: string): 
   const [format, iv, ct] = sealed.split(".");
   if (format !== FORMAT || !iv || !ct) throw new Error("unknown sealed-secret format");
   const key = await keyFor(env, "webhook-secrets");
-  const plain = await crypto.subtle.decrypt(
-    { name: "AES-GCM", iv: fromBase64(iv), additionalData: encoder.encode(endpointId) },
-    key,
-    fromBase64(ct),
-  );
+  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64(iv), additionalData: encoder.encode(endpointId) }, key, fromBase64(ct));
   return new TextDecoder().decode(plain);
 }

@@ -27,7 +27,11 @@ export function newEndpointId(): string {
 
 export async function findEndpoint(env: Env, accountId: string, id: string): Promise<EndpointRow> {
   const t = schema.webhookEndpoints;
-  const rows = await database(env.DB).select().from(t).where(and(eq(t.id, id), eq(t.accountId, accountId))).limit(1);
+  const rows = await database(env.DB)
+    .select()
+    .from(t)
+    .where(and(eq(t.id, id), eq(t.accountId, accountId)))
+    .limit(1);
   if (!rows[0]) throw new ApiError("not_found", "No such webhook endpoint in your account.");
   return rows[0];
 }
@@ -56,7 +60,10 @@ export async function loadSendTargets(env: Env, ids: string[]): Promise<Map<stri
   const out = new Map<string, SendTarget>();
   if (ids.length === 0) return out;
   const t = schema.webhookEndpoints;
-  const rows = await database(env.DB).select().from(t).where(inArray(t.id, [...new Set(ids)]));
+  const rows = await database(env.DB)
+    .select()
+    .from(t)
+    .where(inArray(t.id, [...new Set(ids)]));
   for (const row of rows) {
     out.set(row.id, {
       id: row.id,
@@ -81,8 +88,6 @@ export const SUBSCRIBERS_SQL = `SELECT e.id AS id, a.plan AS plan
  * endpoints subscribed to `event`, with the plan for the tier check.
  */
 export async function subscribedEndpoints(env: Env, accountId: string, event: string): Promise<{ id: string; plan: PlanName }[]> {
-  const { results } = await env.DB.prepare(SUBSCRIBERS_SQL)
-    .bind(accountId, event)
-    .all<{ id: string; plan: PlanName }>();
+  const { results } = await env.DB.prepare(SUBSCRIBERS_SQL).bind(accountId, event).all<{ id: string; plan: PlanName }>();
   return results;
 }

@@ -33,7 +33,11 @@ async function members(token: string): Promise<Member[]> {
 }
 
 const patchRole = (token: string, userId: string, role: string) =>
-  call(`/api/v1/team/members/${userId}`, { method: "PATCH", body: JSON.stringify({ role }), headers: { "Content-Type": "application/json", ...withToken(token) } });
+  call(`/api/v1/team/members/${userId}`, {
+    method: "PATCH",
+    body: JSON.stringify({ role }),
+    headers: { "Content-Type": "application/json", ...withToken(token) },
+  });
 const remove = (token: string, userId: string) => call(`/api/v1/team/members/${userId}`, { method: "DELETE", headers: withToken(token) });
 
 describe("members list", () => {
@@ -78,7 +82,9 @@ describe("invitations", () => {
     const first = (await (await invite(owner.token, { email })).json()) as { id: string; invite_token: string };
     const second = (await (await invite(owner.token, { email })).json()) as { id: string; invite_token: string };
     expect((await problem(await postJson("/api/v1/team/invitations/accept", { invite_token: first.invite_token }))).code).toBe("gone");
-    await env.DB.prepare("UPDATE team_invitations SET expires_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), second.id).run();
+    await env.DB.prepare("UPDATE team_invitations SET expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), second.id)
+      .run();
     expect((await problem(await postJson("/api/v1/team/invitations/accept", { invite_token: second.invite_token }))).code).toBe("gone");
   });
 

@@ -57,7 +57,10 @@ const run = (cmd, args) => {
 };
 
 /** identify's "WxH" and format, e.g. ["JPEG", "290x442"]. */
-const identify = (path) => run("identify", ["-format", "%m %wx%h\n", `${path}[0]`]).trim().split(" ");
+const identify = (path) =>
+  run("identify", ["-format", "%m %wx%h\n", `${path}[0]`])
+    .trim()
+    .split(" ");
 
 test("compressed JPEG decodes with libjpeg-turbo and is smaller than cjpeg at the same quality", (t) => {
   if (!requireCorpus(t) || !requireTool(t, "djpeg") || !requireTool(t, "cjpeg")) return;
@@ -153,7 +156,10 @@ test("a 12-megapixel PNG is read in bands; big AVIF output is a grid that native
     assert.ok(small.body.meta.output_size < bytes.length);
     // 3 MP to AVIF: a grid of tiles; under 1.5 MP: one AV1 frame. Both in our
     // container, decoded here by libavif's avifdec and compared with the source.
-    for (const [name, size] of [["grid", "2000x1500"], ["single frame", "1000x700"]]) {
+    for (const [name, size] of [
+      ["grid", "2000x1500"],
+      ["single frame", "1000x700"],
+    ]) {
       const src = join(tmp, `avif-src-${size}.png`);
       run("convert", [sample, "-resize", `${size}!`, src]);
       const avif = await ok("/api/v1/image/convert", readFileSync(src), "src.png", { target_format: "avif", quality: 85 });

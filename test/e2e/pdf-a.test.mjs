@@ -72,16 +72,27 @@ function ssim(a, b) {
   let n = 0;
   for (let y = 0; y + 8 <= a.h; y += 4) {
     for (let x = 0; x + 8 <= a.w; x += 4) {
-      let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+      let sa = 0,
+        sb = 0,
+        saa = 0,
+        sbb = 0,
+        sab = 0;
       for (let j = 0; j < 8; j++) {
         for (let i = 0; i < 8; i++) {
           const p = a.data[(y + j) * a.w + x + i];
           const q = b.data[(y + j) * b.w + x + i];
-          sa += p; sb += q; saa += p * p; sbb += q * q; sab += p * q;
+          sa += p;
+          sb += q;
+          saa += p * p;
+          sbb += q * q;
+          sab += p * q;
         }
       }
-      const ma = sa / 64, mb = sb / 64;
-      const va = saa / 64 - ma * ma, vb = sbb / 64 - mb * mb, cov = sab / 64 - ma * mb;
+      const ma = sa / 64,
+        mb = sb / 64;
+      const va = saa / 64 - ma * ma,
+        vb = sbb / 64 - mb * mb,
+        cov = sab / 64 - ma * mb;
       total += ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (va + vb + C2));
       n++;
     }
@@ -112,7 +123,11 @@ test("compress: a real image-heavy PDF passes qpdf --check, keeps its text, imag
   assert.equal(run("qpdf", ["--check", b]).status, 0);
   assert.equal(pages(b), 18);
   assert.equal(run("pdftotext", [b, "-"]).stdout, run("pdftotext", [a, "-"]).stdout);
-  const ppi = run("pdfimages", ["-list", b]).stdout.split("\n").slice(2).filter(Boolean).map((l) => l.trim().split(/\s+/));
+  const ppi = run("pdfimages", ["-list", b])
+    .stdout.split("\n")
+    .slice(2)
+    .filter(Boolean)
+    .map((l) => l.trim().split(/\s+/));
   const jpegPpi = ppi.filter((c) => c[8] === "jpeg").map((c) => Number(c[12]));
   assert.ok(jpegPpi.length > 0 && Math.max(...jpegPpi) <= 110, `jpeg ppi ${jpegPpi}`);
   for (const page of [1, 3, 4]) {
@@ -220,7 +235,13 @@ test("PDF/A: a fresh Ghostscript PDF/A-2b is likely PDF/A, its plain pdfwrite tw
   const no = await post("/api/v1/pdf/pdfa/validate", form({ file: readFileSync(plain) }));
   assert.equal(yes.res.headers.get("X-Credits-Charged"), "10");
   assert.deepEqual(
-    { likely: yes.body.likely_pdfa, intent: yes.body.has_output_intent, xmp: yes.body.has_xmp_metadata, part: yes.body.pdfa_part, conformance: yes.body.pdfa_conformance },
+    {
+      likely: yes.body.likely_pdfa,
+      intent: yes.body.has_output_intent,
+      xmp: yes.body.has_xmp_metadata,
+      part: yes.body.pdfa_part,
+      conformance: yes.body.pdfa_conformance,
+    },
     { likely: true, intent: true, xmp: true, part: 2, conformance: "B" },
     JSON.stringify(yes.body.issues),
   );

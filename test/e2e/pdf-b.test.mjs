@@ -56,7 +56,12 @@ const run = (cmd, args) => {
 test("text watermark: pdffonts sees embedded subset fonts per script, pdftotext reads the text, Arabic is shaped", async (t) => {
   if (!requireTool(t, "pdffonts") || !requireTool(t, "pdftotext")) return;
   const text = "Café Конфиденциально Ελληνικά سري للغاية 机密 社外秘 대외비";
-  const { path, res } = await post("/api/v1/watermark/text", { file: pdfPart(await (await makePdf(["Body"], 2)).save()), text, opacity: "0.5", font_size: "14" });
+  const { path, res } = await post("/api/v1/watermark/text", {
+    file: pdfPart(await (await makePdf(["Body"], 2)).save()),
+    text,
+    opacity: "0.5",
+    font_size: "14",
+  });
   assert.equal(res.headers.get("X-Credits-Charged"), "10");
   const fonts = run("pdffonts", [path]);
   for (const name of ["Noto Sans Arabic", "Droid Sans Fallback", "Nimbus Sans"]) {
@@ -82,13 +87,27 @@ test("image watermark: pdfimages lists the downscaled image with its alpha mask;
   pix.clear(128);
   const png = pix.asPNG().slice();
   pix.destroy();
-  const { path, body } = await post("/api/v1/watermark/image", { file: pdfPart(await (await makePdf(["Body"], 3)).save()), watermark: new File([png], "w.png"), tile: "true" });
+  const { path, body } = await post("/api/v1/watermark/image", {
+    file: pdfPart(await (await makePdf(["Body"], 3)).save()),
+    watermark: new File([png], "w.png"),
+    tile: "true",
+  });
   assert.equal(body.meta.pages_watermarked, 3);
   const list = run("pdfimages", ["-list", path]);
-  const rows = list.trim().split("\n").slice(2).map((l) => l.trim().split(/\s+/));
+  const rows = list
+    .trim()
+    .split("\n")
+    .slice(2)
+    .map((l) => l.trim().split(/\s+/));
   // Columns: page num type width height color comp bpc enc interp object ID ...
-  assert.ok(rows.some((r) => r[2] === "image" && r[3] === "1000" && r[4] === "250"), list);
-  assert.ok(rows.some((r) => r[2] === "smask" && r[3] === "1000" && r[4] === "250"), list);
+  assert.ok(
+    rows.some((r) => r[2] === "image" && r[3] === "1000" && r[4] === "250"),
+    list,
+  );
+  assert.ok(
+    rows.some((r) => r[2] === "smask" && r[3] === "1000" && r[4] === "250"),
+    list,
+  );
   // Tiled over three pages but stored once: every listed use names the same object.
   assert.deepEqual([...new Set(rows.map((r) => r[10]))].length, 1, list);
   assert.deepEqual([...new Set(rows.map((r) => r[0]))].sort(), ["1", "2", "3"], list);
@@ -97,7 +116,11 @@ test("image watermark: pdfimages lists the downscaled image with its alpha mask;
 
 test("page numbers: pdftotext finds each label on its page", async (t) => {
   if (!requireTool(t, "pdftotext") || !requireTool(t, "pdfinfo")) return;
-  const { path, body } = await post("/api/v1/pdf/page-numbers", { file: pdfPart(await (await makePdf(["Body"], 4)).save()), fmt: "Page {ROMAN} of {total}", first_page: "2" });
+  const { path, body } = await post("/api/v1/pdf/page-numbers", {
+    file: pdfPart(await (await makePdf(["Body"], 4)).save()),
+    fmt: "Page {ROMAN} of {total}",
+    first_page: "2",
+  });
   assert.equal(body.success, true);
   assert.match(run("pdfinfo", [path]), /Pages:\s+4/);
   const labels = ["", "Page I of 3", "Page II of 3", "Page III of 3"];
@@ -110,7 +133,17 @@ test("page numbers: pdftotext finds each label on its page", async (t) => {
 
 test("redact: pdftotext no longer finds the PII, the rest of the text and the image stay", async (t) => {
   if (!requireTool(t, "pdftotext") || !requireTool(t, "pdfimages") || !requireTool(t, "qpdf")) return;
-  const secrets = ["4111 1111 1111 1111", "3123 4567 8909", "DE89 3704 0044 0532 0130 00", "078-05-1123", "912-70-1234", "ABCPD1234Z", "jane.doe@example.org", "192.168.10.254", "+44 20 7946 0958"];
+  const secrets = [
+    "4111 1111 1111 1111",
+    "3123 4567 8909",
+    "DE89 3704 0044 0532 0130 00",
+    "078-05-1123",
+    "912-70-1234",
+    "ABCPD1234Z",
+    "jane.doe@example.org",
+    "192.168.10.254",
+    "+44 20 7946 0958",
+  ];
   const doc = await makePdf(secrets.map((s, i) => `Item ${i}: ${s} kept`));
   const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, 0, 64, 64], false);
   pix.clear(200);

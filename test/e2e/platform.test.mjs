@@ -45,7 +45,15 @@ test("split through wrangler dev returns a ZIP with one PDF per range", async ()
   const fd = new FormData();
   fd.append("file", pdfPart(await makePdf(6, "S"), "six.pdf"));
   fd.append("split_mode", "page_range");
-  fd.append("split_config", JSON.stringify({ ranges: [[1, 2], [3, 6]] }));
+  fd.append(
+    "split_config",
+    JSON.stringify({
+      ranges: [
+        [1, 2],
+        [3, 6],
+      ],
+    }),
+  );
   const res = await fetch(`${srv.base}/api/v1/pdf/split/split`, { method: "POST", body: fd, headers: { "X-API-Key": srv.apiKey } });
   const body = await res.json();
   assert.equal(res.status, 200, JSON.stringify(body));

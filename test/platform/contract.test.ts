@@ -11,9 +11,7 @@ const unbuilt = TOOLS.filter((t) => !t.handler);
 const anonymousAllowed = (t: (typeof TOOLS)[number]) => t.operations[0].access === "free-try";
 
 function emptyBody(tool: (typeof TOOLS)[number]): RequestInit {
-  return tool.body === "json"
-    ? { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } }
-    : { method: "POST", body: new FormData() };
+  return tool.body === "json" ? { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } } : { method: "POST", body: new FormData() };
 }
 
 describe.each(TOOLS.map((t) => [t.id, t] as const))("contract: %s", (_id, tool) => {
@@ -55,7 +53,9 @@ describe.each(TOOLS.map((t) => [t.id, t] as const))("contract: %s", (_id, tool) 
   });
 
   it("is listed in the OpenAPI document with its operations", async () => {
-    const doc = (await (await call("/openapi.json")).json()) as { paths: Record<string, Record<string, { operationId: string; "x-operations": { key: string; credits: number }[] }>> };
+    const doc = (await (await call("/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { operationId: string; "x-operations": { key: string; credits: number }[] }>>;
+    };
     const op = doc.paths[tool.path]?.[tool.method];
     expect(op?.operationId).toBe(tool.id);
     expect(op["x-operations"].map((o) => [o.key, o.credits])).toEqual(tool.operations.map((o) => [o.key, o.credits]));
@@ -100,7 +100,11 @@ describe("documents", () => {
     const doc = (await (await call("/openapi.json")).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toHaveLength(TOOLS.length);
-    const merge = (doc.paths["/api/v1/pdf/merge/merge"] as { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> } } }).post;
+    const merge = (
+      doc.paths["/api/v1/pdf/merge/merge"] as {
+        post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> } };
+      }
+    ).post;
     const schema = merge.requestBody.content["multipart/form-data"].schema;
     expect(Object.keys(schema.properties).sort()).toEqual(["async_processing", "files", "options"]);
     expect(schema.required).toContain("files");

@@ -133,7 +133,15 @@ describe("metering", () => {
     const fields = await mergeForm();
     let limited: Response | undefined;
     for (let i = 0; i < 25 && !limited; i++) {
-      const res = await call(MERGE, { method: "POST", body: (() => { const fd = new FormData(); for (const f of fields.files) fd.append("files", f); return fd; })(), ip });
+      const res = await call(MERGE, {
+        method: "POST",
+        body: (() => {
+          const fd = new FormData();
+          for (const f of fields.files) fd.append("files", f);
+          return fd;
+        })(),
+        ip,
+      });
       if (res.status === 429) limited = res;
       else expect(res.status).toBe(200);
     }

@@ -107,7 +107,9 @@ describe("API key management", () => {
     expect(days).toBeLessThan(30.1);
     expect((await mergeWith(key.api_key)).status).toBe(200);
     // Time travel: move the expiry into the past, as 30 days would.
-    await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), key.id).run();
+    await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), key.id)
+      .run();
     expect((await mergeWith(key.api_key)).status).toBe(401);
   });
 

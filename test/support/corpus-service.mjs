@@ -22,7 +22,13 @@ export async function corpusService(request) {
     if (kind === "file") return new Response(await readFile(full));
     if (kind === "list") {
       const entries = await readdir(full, { recursive: true, withFileTypes: true });
-      const files = entries.filter((e) => e.isFile()).map((e) => relative(full, join(e.parentPath ?? e.path, e.name)).split(sep).join("/"));
+      const files = entries
+        .filter((e) => e.isFile())
+        .map((e) =>
+          relative(full, join(e.parentPath ?? e.path, e.name))
+            .split(sep)
+            .join("/"),
+        );
       return Response.json(files.sort());
     }
   } catch {

@@ -22,17 +22,24 @@ const pageLabels = (facts: Awaited<ReturnType<typeof readPdf>>) => facts.text.ma
 describe("POST /api/v1/pdf/split/split", () => {
   it("page_range: one PDF per inclusive 1-based range, in a ZIP named <name>_split.zip", async () => {
     const pdf = await makePdf({ pages: 7 });
-    const { res, body } = await split(pdf, "page_range", { ranges: [[1, 2], [3, 3], [5, 7]] }, "Quarterly Report.pdf");
+    const { res, body } = await split(
+      pdf,
+      "page_range",
+      {
+        ranges: [
+          [1, 2],
+          [3, 3],
+          [5, 7],
+        ],
+      },
+      "Quarterly Report.pdf",
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("X-Credits-Charged")).toBe("0");
     expect(body).toMatchObject({ status: "completed", pages: 7, message: "Split into 3 files" });
     expect(body.output_url).toMatch(/Quarterly%20Report_split\.zip$/);
     const files = await parts(body);
-    expect(Object.keys(files).sort()).toEqual([
-      "Quarterly Report_pages_1-2.pdf",
-      "Quarterly Report_pages_3-3.pdf",
-      "Quarterly Report_pages_5-7.pdf",
-    ]);
+    expect(Object.keys(files).sort()).toEqual(["Quarterly Report_pages_1-2.pdf", "Quarterly Report_pages_3-3.pdf", "Quarterly Report_pages_5-7.pdf"]);
     expect(pageLabels(files["Quarterly Report_pages_5-7.pdf"])).toEqual(["5", "6", "7"]);
     expect(body.size).toBe((await download(body.output_url as string)).byteLength);
   });
@@ -79,7 +86,12 @@ describe("POST /api/v1/pdf/split/split", () => {
 
   it("keeps links within a part and form fields in their part", async () => {
     const pdf = await makePdf({ pages: 3, link: "https://example.com/kept", field: "signature" });
-    const { body } = await split(pdf, "page_range", { ranges: [[1, 1], [2, 3]] });
+    const { body } = await split(pdf, "page_range", {
+      ranges: [
+        [1, 1],
+        [2, 3],
+      ],
+    });
     const files = await parts(body);
     expect(files["doc_pages_1-1.pdf"].linkUris).toContain("https://example.com/kept");
     expect(files["doc_pages_1-1.pdf"].fields).toEqual(["signature"]);
@@ -88,7 +100,12 @@ describe("POST /api/v1/pdf/split/split", () => {
 
   it("keeps internal links that stay inside a part and drops those that would point outside it", async () => {
     const pdf = await makePdf({ pages: 4, internalLinks: [1, 3] });
-    const { body } = await split(pdf, "page_range", { ranges: [[1, 2], [3, 4]] });
+    const { body } = await split(pdf, "page_range", {
+      ranges: [
+        [1, 2],
+        [3, 4],
+      ],
+    });
     const files = await parts(body);
     // Page 2 is in the first part: its link survives and points at page 2 of the part.
     expect(files["doc_pages_1-2.pdf"].linkUris).toEqual(["#page=2&view=Fit"]);

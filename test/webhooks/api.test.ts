@@ -27,7 +27,11 @@ describe("create, read, list", () => {
   it("creates an endpoint and shows its secret once; list and get never show a secret", async () => {
     const { token } = await createAccount({ plan: "pro" });
     const r = receiver();
-    const res = await postJson("/api/v1/webhooks/", { url: r.url, events: ["invoice.paid", "job.completed", "invoice.paid"], description: "billing" }, withToken(token));
+    const res = await postJson(
+      "/api/v1/webhooks/",
+      { url: r.url, events: ["invoice.paid", "job.completed", "invoice.paid"], description: "billing" },
+      withToken(token),
+    );
     const created = (await res.json()) as Record<string, unknown>;
     expect(res.status).toBe(201);
     expect(created).toMatchObject({ url: r.url, events: ["invoice.paid", "job.completed"], description: "billing", active: true, consecutive_failures: 0 });
@@ -137,7 +141,11 @@ describe("who may manage webhooks (Authentication rule 9)", () => {
         ["GET", "/api/v1/webhooks/event-types"],
         ["POST", "/api/v1/webhooks/"],
       ]) {
-        const res = await call(path, { method, headers: { "Content-Type": "application/json", ...headers }, body: method === "POST" ? JSON.stringify({ url, events: ["job.failed"] }) : undefined });
+        const res = await call(path, {
+          method,
+          headers: { "Content-Type": "application/json", ...headers },
+          body: method === "POST" ? JSON.stringify({ url, events: ["job.failed"] }) : undefined,
+        });
         const p = await problem(res);
         expect([p.status, p.code]).toEqual([status, code]);
       }
@@ -148,7 +156,14 @@ describe("who may manage webhooks (Authentication rule 9)", () => {
 describe("SSRF check at create and update", () => {
   it("refuses private, link-local, metadata, mapped and CGNAT targets even with the dev flags on", async () => {
     const { token } = await createAccount();
-    for (const url of ["http://10.0.0.1/h", "http://169.254.169.254/latest", "http://[::ffff:127.0.0.1]/h", "http://100.64.0.1/", "http://[fe80::1]/", "http://224.0.0.1/"]) {
+    for (const url of [
+      "http://10.0.0.1/h",
+      "http://169.254.169.254/latest",
+      "http://[::ffff:127.0.0.1]/h",
+      "http://100.64.0.1/",
+      "http://[fe80::1]/",
+      "http://224.0.0.1/",
+    ]) {
       const p = await problem(await postJson("/api/v1/webhooks/", { url, events: ["job.failed"] }, withToken(token)));
       expect([p.status, p.code, p.errors?.[0]?.field]).toEqual([422, "unsafe_webhook_url", "url"]);
     }
@@ -173,7 +188,11 @@ describe("SSRF check at create and update", () => {
     const send = async (url: string) => {
       const ctx = createExecutionContext();
       const res = await worker.fetch(
-        new Request(`${BASE}/api/v1/webhooks/`, { method: "POST", body: JSON.stringify({ url, events: ["job.failed"] }), headers: { "Content-Type": "application/json", ...withToken(token) } }),
+        new Request(`${BASE}/api/v1/webhooks/`, {
+          method: "POST",
+          body: JSON.stringify({ url, events: ["job.failed"] }),
+          headers: { "Content-Type": "application/json", ...withToken(token) },
+        }),
         strictEnv,
         ctx,
       );

@@ -23,7 +23,10 @@ async function setup(): Promise<{ token: string; ep: CreatedEndpoint; r: Receive
   const { accountId, token } = await createAccount();
   const r = receiver(always(200));
   const ep = await createEndpoint(token, r.url, ["job.failed"]);
-  const msg = deliveryMessage({ id: ep.id, accountId }, newEnvelope("job.failed", { tool: "merge-pdf", operation: "pdf.merge", request_id: "r1", credits: 0, error_code: "x" }));
+  const msg = deliveryMessage(
+    { id: ep.id, accountId },
+    newEnvelope("job.failed", { tool: "merge-pdf", operation: "pdf.merge", request_id: "r1", credits: 0, error_code: "x" }),
+  );
   return { token, ep, r, msg };
 }
 

@@ -41,7 +41,12 @@ describe("a successful delivery", () => {
 
     const [payload] = r.verifiedWith(ep.secret);
     expect(r.requests).toHaveLength(1);
-    expect(payload).toEqual({ event: "invoice.paid", event_id: d.event_id, timestamp: expect.any(Number), data: { payment_id: paymentId, amount_cents: 1999, credits: 250 } });
+    expect(payload).toEqual({
+      event: "invoice.paid",
+      event_id: d.event_id,
+      timestamp: expect.any(Number),
+      data: { payment_id: paymentId, amount_cents: 1999, credits: 250 },
+    });
     expect(Number.isInteger(payload.timestamp)).toBe(true);
     const h = r.requests[0].headers;
     expect(h["webhook-id"]).toBe(d.event_id);
@@ -153,15 +158,21 @@ describe("auto-disable after 15 consecutive failures", () => {
     const r = receiver(always(500));
     const ep = await createEndpoint(token, r.url, ["job.failed"]);
     for (let i = 0; i < 15; i++) await sendTest(token, ep.id);
-    const endpoint = await eventually(async () => {
-      const e = await getEndpoint(token, ep.id);
-      return e.active === false ? e : null;
-    }, 20_000, "auto-disable");
+    const endpoint = await eventually(
+      async () => {
+        const e = await getEndpoint(token, ep.id);
+        return e.active === false ? e : null;
+      },
+      20_000,
+      "auto-disable",
+    );
     expect(endpoint).toMatchObject({ active: false, disabled_reason: "consecutive_failures", consecutive_failures: 15 });
     expect(endpoint.disabled_at).not.toBeNull();
 
     const owner = await env.DB.prepare("SELECT email FROM users WHERE account_id = ? AND role = 'owner'").bind(accountId).first<{ email: string }>();
-    const mail = await env.DB.prepare("SELECT to_email, template, body FROM outbox_emails WHERE account_id = ?").bind(accountId).all<{ to_email: string; template: string; body: string }>();
+    const mail = await env.DB.prepare("SELECT to_email, template, body FROM outbox_emails WHERE account_id = ?")
+      .bind(accountId)
+      .all<{ to_email: string; template: string; body: string }>();
     expect(mail.results).toHaveLength(1);
     expect(mail.results[0]).toMatchObject({ to_email: owner!.email, template: "webhook_disabled" });
     expect(mail.results[0].body).toContain(ep.id);
@@ -194,7 +205,9 @@ describe("secret rotation window", () => {
     expect(r.verifiedWith(ep.secret)[0].event_id).toBe(t1.event_id);
 
     // 24 hours later (simulated): the previous secret has expired.
-    await env.DB.prepare("UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), ep.id).run();
+    await env.DB.prepare("UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), ep.id)
+      .run();
     const t2 = await sendTest(token, ep.id);
     await waitForDelivery(token, ep.id, (d) => d.id === t2.delivery_id && d.status === "delivered");
     expect(r.requests[1].headers["webhook-signature"].split(" ")).toHaveLength(1);
@@ -237,7 +250,11 @@ describe("delivery log pagination", () => {
     let cursor: string | null = null;
     const pages: number[] = [];
     do {
-      const page: { data: Delivery[]; next_cursor: string | null } = await listDeliveries(token, ep.id, `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const page: { data: Delivery[]; next_cursor: string | null } = await listDeliveries(
+        token,
+        ep.id,
+        `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
       pages.push(page.data.length);
       seen.push(...page.data.map((d) => d.id));
       cursor = page.next_cursor;

@@ -17,11 +17,15 @@ beforeAll(installNetwork);
 type Payload = { event: string; event_id: string; timestamp: number; data: Record<string, unknown> };
 
 async function arrived(r: Receiver, secret: string, events: string[]): Promise<Map<string, Payload[]>> {
-  return eventually(async () => {
-    const byEvent = new Map<string, Payload[]>();
-    for (const p of r.verifiedWith(secret)) byEvent.set(p.event, [...(byEvent.get(p.event) ?? []), p]);
-    return events.every((e) => byEvent.has(e)) ? byEvent : null;
-  }, 20_000, `events ${events.join(", ")}`);
+  return eventually(
+    async () => {
+      const byEvent = new Map<string, Payload[]>();
+      for (const p of r.verifiedWith(secret)) byEvent.set(p.event, [...(byEvent.get(p.event) ?? []), p]);
+      return events.every((e) => byEvent.has(e)) ? byEvent : null;
+    },
+    20_000,
+    `events ${events.join(", ")}`,
+  );
 }
 
 function expectDocumentedShape(p: Payload): void {
@@ -39,16 +43,33 @@ describe("events emitted by the operations that cause them", () => {
     const ep = await createEndpoint(token, r.url, [...EVENT_KEYS]);
 
     const paymentId = await pay(accountId, undefined, 40);
-    expect((await postJson(`/admin/v1/accounts/${accountId}/payment-failures`, { payment_id: "pay_x", amount_cents: 500, reason: "card_declined" }, admin)).status).toBe(202);
-    expect((await call(`/admin/v1/accounts/${accountId}`, { method: "PATCH", body: JSON.stringify({ plan: "enterprise" }), headers: { "Content-Type": "application/json", ...admin } })).status).toBe(200);
+    expect(
+      (await postJson(`/admin/v1/accounts/${accountId}/payment-failures`, { payment_id: "pay_x", amount_cents: 500, reason: "card_declined" }, admin)).status,
+    ).toBe(202);
+    expect(
+      (
+        await call(`/admin/v1/accounts/${accountId}`, {
+          method: "PATCH",
+          body: JSON.stringify({ plan: "enterprise" }),
+          headers: { "Content-Type": "application/json", ...admin },
+        })
+      ).status,
+    ).toBe(200);
 
     const key = await createKey(token, { name: "events" });
     expect((await call(`/api/v1/keys/${key.id}`, { method: "DELETE", headers: withToken(token) })).status).toBe(204);
 
     const email = uniqueEmail("joiner");
-    const inv = (await (await postJson("/api/v1/team/invitations", { email, role: "member" }, withToken(token))).json()) as { id: string; invite_token: string };
+    const inv = (await (await postJson("/api/v1/team/invitations", { email, role: "member" }, withToken(token))).json()) as {
+      id: string;
+      invite_token: string;
+    };
     const joined = (await (await postJson("/api/v1/team/invitations/accept", { invite_token: inv.invite_token })).json()) as { user: { id: string } };
-    const patchRole = await call(`/api/v1/team/members/${joined.user.id}`, { method: "PATCH", body: JSON.stringify({ role: "admin" }), headers: { "Content-Type": "application/json", ...withToken(token) } });
+    const patchRole = await call(`/api/v1/team/members/${joined.user.id}`, {
+      method: "PATCH",
+      body: JSON.stringify({ role: "admin" }),
+      headers: { "Content-Type": "application/json", ...withToken(token) },
+    });
     expect(patchRole.status).toBe(200);
     expect((await call(`/api/v1/team/members/${joined.user.id}`, { method: "DELETE", headers: withToken(token) })).status).toBe(204);
 
@@ -89,7 +110,11 @@ describe("events emitted by the operations that cause them", () => {
     const { token } = await createAccount({ plan: "free", credits: 10 });
     const r = receiver(always(200));
     const ep = await createEndpoint(token, r.url, ["credits.low", "job.completed"]);
-    const res = await postForm("/api/v1/pdf/merge/merge", { files: [pdfFile(await makePdf({ pages: 1 }), "a.pdf"), pdfFile(await makePdf({ pages: 1 }), "b.pdf")] }, withToken(token));
+    const res = await postForm(
+      "/api/v1/pdf/merge/merge",
+      { files: [pdfFile(await makePdf({ pages: 1 }), "a.pdf"), pdfFile(await makePdf({ pages: 1 }), "b.pdf")] },
+      withToken(token),
+    );
     expect(res.status).toBe(200);
     const got = await arrived(r, ep.secret, ["credits.low", "job.completed"]);
     expect(got.get("credits.low")![0].data).toEqual({ balance: 0 });
@@ -101,7 +126,10 @@ describe("events emitted by the operations that cause them", () => {
     const [a, b] = [receiver(always(200)), receiver(always(200))];
     const [ea, eb] = [await createEndpoint(token, a.url), await createEndpoint(token, b.url)];
     await pay(accountId);
-    const [pa, pb] = [(await arrived(a, ea.secret, ["invoice.paid"])).get("invoice.paid")!, (await arrived(b, eb.secret, ["invoice.paid"])).get("invoice.paid")!];
+    const [pa, pb] = [
+      (await arrived(a, ea.secret, ["invoice.paid"])).get("invoice.paid")!,
+      (await arrived(b, eb.secret, ["invoice.paid"])).get("invoice.paid")!,
+    ];
     expect(pa[0].event_id).toBe(pb[0].event_id);
   });
 });
@@ -115,9 +143,17 @@ describe("who is not sent an event", () => {
     await createEndpoint(token, idle.url, ["apikey.created"]);
     const off = receiver(always(200));
     const offEp = await createEndpoint(token, off.url, ["invoice.paid"]);
-    await call(`/api/v1/webhooks/${offEp.id}`, { method: "PATCH", body: JSON.stringify({ active: false }), headers: { "Content-Type": "application/json", ...withToken(token) } });
+    await call(`/api/v1/webhooks/${offEp.id}`, {
+      method: "PATCH",
+      body: JSON.stringify({ active: false }),
+      headers: { "Content-Type": "application/json", ...withToken(token) },
+    });
 
-    await call(`/admin/v1/accounts/${accountId}`, { method: "PATCH", body: JSON.stringify({ plan: "free" }), headers: { "Content-Type": "application/json", ...admin } });
+    await call(`/admin/v1/accounts/${accountId}`, {
+      method: "PATCH",
+      body: JSON.stringify({ plan: "free" }),
+      headers: { "Content-Type": "application/json", ...admin },
+    });
     await pay(accountId);
     // The payment's event, had it been queued, was queued before this test delivery.
     const marker = await sendTest(token, ep.id);
@@ -131,9 +167,7 @@ describe("who is not sent an event", () => {
 
 describe("the hot path", () => {
   it("the subscriber lookup of emitEvent is one indexed query", async () => {
-    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${SUBSCRIBERS_SQL}`)
-      .bind("acc_x", "job.completed")
-      .all<{ detail: string }>();
+    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${SUBSCRIBERS_SQL}`).bind("acc_x", "job.completed").all<{ detail: string }>();
     const details = plan.results.map((r) => r.detail).join(" | ");
     expect(details).toMatch(/SEARCH e USING INDEX webhook_endpoints_account/);
     expect(details).not.toMatch(/SCAN e\b/);

@@ -45,7 +45,10 @@ describe("sendAttempt", () => {
 
   it("non-2xx answers fail with their status; redirects are refused, not followed", async () => {
     for (const status of [400, 404, 500, 503]) {
-      const o = await sendAttempt(request, deps(async () => new Response("no", { status })));
+      const o = await sendAttempt(
+        request,
+        deps(async () => new Response("no", { status })),
+      );
       expect(o).toMatchObject({ ok: false, statusCode: status, error: `HTTP ${status}` });
     }
     let calls = 0;
@@ -63,8 +66,7 @@ describe("sendAttempt", () => {
   });
 
   it("a receiver that never answers is abandoned at the timeout", async () => {
-    const hang: SendDeps["fetch"] = (_input, init) =>
-      new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(init.signal?.reason)));
+    const hang: SendDeps["fetch"] = (_input, init) => new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(init.signal?.reason)));
     const started = Date.now();
     const o = await sendAttempt(request, deps(hang, { timeoutMs: 50 }));
     expect(o).toMatchObject({ ok: false, statusCode: null });

@@ -28,7 +28,21 @@ const CLASSES: Record<string, string[]> = {
   link_local: ["169.254.1.1", "[fe80::1]", "[febf::1]"],
   cgnat: ["100.64.0.1", "100.127.255.254"],
   multicast: ["224.0.0.1", "239.255.255.250", "[ff02::1]"],
-  reserved: ["0.0.0.0", "0.1.2.3", "240.0.0.1", "255.255.255.255", "192.0.2.1", "198.18.0.1", "203.0.113.9", "[::]", "[2001:db8::1]", "[64:ff9b::a00:1]", "[2002:a00:1::]", "[2001::1]", "[4000::1]"],
+  reserved: [
+    "0.0.0.0",
+    "0.1.2.3",
+    "240.0.0.1",
+    "255.255.255.255",
+    "192.0.2.1",
+    "198.18.0.1",
+    "203.0.113.9",
+    "[::]",
+    "[2001:db8::1]",
+    "[64:ff9b::a00:1]",
+    "[2002:a00:1::]",
+    "[2001::1]",
+    "[4000::1]",
+  ],
   ipv4_mapped: ["[::ffff:127.0.0.1]", "[::ffff:10.0.0.1]", "[::ffff:8.8.8.8]", "[::ffff:a9fe:a9fe]"],
   metadata: ["169.254.169.254", "169.254.170.2", "168.63.129.16", "100.100.100.200", "192.0.0.192", "[fd00:ec2::254]", "metadata.google.internal", "metadata"],
 };
@@ -125,7 +139,7 @@ describe("ALLOW_PRIVATE_WEBHOOK_TARGETS lets loopback through, and nothing else"
     }
   });
 
-  it("policyFromEnv is strict unless a switch is \"true\"; a switch that is neither true nor false is a configuration error (503)", () => {
+  it('policyFromEnv is strict unless a switch is "true"; a switch that is neither true nor false is a configuration error (503)', () => {
     expect(policyFromEnv({ ...env, ALLOW_INSECURE_WEBHOOKS: undefined, ALLOW_PRIVATE_WEBHOOK_TARGETS: "false" })).toEqual(STRICT);
     expect(() => policyFromEnv({ ...env, ALLOW_INSECURE_WEBHOOKS: "1", ALLOW_PRIVATE_WEBHOOK_TARGETS: "yes" })).toThrow(
       expect.objectContaining({ code: "service_unavailable" }),

@@ -12,7 +12,8 @@ export async function textPdf(pages) {
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let i = 1; i <= pages; i++) {
     const page = doc.addPage([595, 842]);
-    for (let line = 0; line < 30; line++) page.drawText(`Page ${i} line ${line}: the quick brown fox jumps over the lazy dog`, { x: 40, y: 800 - line * 24, size: 10, font });
+    for (let line = 0; line < 30; line++)
+      page.drawText(`Page ${i} line ${line}: the quick brown fox jumps over the lazy dog`, { x: 40, y: 800 - line * 24, size: 10, font });
   }
   doc.setTitle(`Bench ${pages}`);
   return doc.save({ useObjectStreams: false });
@@ -29,7 +30,7 @@ async function jpeg(rgba, width, height, quality, root) {
 /** Deterministic scanner noise. */
 function noise(seed) {
   let x = seed;
-  return () => ((x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff) - 0.5;
+  return () => (x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff - 0.5;
 }
 
 /**
@@ -107,17 +108,28 @@ export function ssim(a, b) {
   let n = 0;
   for (let y = 0; y + 8 <= a.h; y += 4) {
     for (let x = 0; x + 8 <= a.w; x += 4) {
-      let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+      let sa = 0,
+        sb = 0,
+        saa = 0,
+        sbb = 0,
+        sab = 0;
       for (let j = 0; j < 8; j++) {
         const row = (y + j) * a.w + x;
         for (let i = 0; i < 8; i++) {
           const p = a.data[row + i];
           const q = b.data[row + i];
-          sa += p; sb += q; saa += p * p; sbb += q * q; sab += p * q;
+          sa += p;
+          sb += q;
+          saa += p * p;
+          sbb += q * q;
+          sab += p * q;
         }
       }
-      const ma = sa / 64, mb = sb / 64;
-      const va = saa / 64 - ma * ma, vb = sbb / 64 - mb * mb, cov = sab / 64 - ma * mb;
+      const ma = sa / 64,
+        mb = sb / 64;
+      const va = saa / 64 - ma * ma,
+        vb = sbb / 64 - mb * mb,
+        cov = sab / 64 - ma * mb;
       total += ((2 * ma * mb + 6.5025) * (2 * cov + 58.5225)) / ((ma * ma + mb * mb + 6.5025) * (va + vb + 58.5225));
       n++;
     }

@@ -18,7 +18,9 @@ export const users = sqliteTable(
   "users",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     email: text("email").notNull(),
     role: text("role").notNull(),
     createdAt: text("created_at").notNull().default(now),
@@ -31,7 +33,9 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     createdBy: text("created_by"),
     name: text("name").notNull(),
     description: text("description"),

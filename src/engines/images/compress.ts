@@ -112,13 +112,18 @@ export async function compressImage(input: Uint8Array, quality: number): Promise
     const done = await compressPngInBands(input, quality, header);
     if (done) return done;
   }
-  assertFitsWorker({ input: { format, pixels }, source: "whole", output: { format, width: header.width, height: header.height, sink: sinkRoad(format, pixels, 1) } });
+  assertFitsWorker({
+    input: { format, pixels },
+    source: "whole",
+    output: { format, width: header.width, height: header.height, sink: sinkRoad(format, pixels, 1) },
+  });
   const d = await decodeImage(input);
   const swap = swapsAxes(d.orientation);
   const width = swap ? d.pixels.height : d.pixels.width;
   const height = swap ? d.pixels.width : d.pixels.height;
   const encoded = await encodeSameFormat(d, quality);
-  const notes = d.format === "gif" && d.frames > 1 ? [`animated GIF (${d.frames} frames) returned unchanged: recompressing would drop the animation`] : [...d.notes];
+  const notes =
+    d.format === "gif" && d.frames > 1 ? [`animated GIF (${d.frames} frames) returned unchanged: recompressing would drop the animation`] : [...d.notes];
   const bytes = neverLarger(input, encoded, notes);
   return { bytes, format: d.format, width, height, originalWidth: width, originalHeight: height, notes };
 }

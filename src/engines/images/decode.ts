@@ -28,8 +28,7 @@ export interface Decoded {
   notes: string[];
 }
 
-export const unavailable = (format: string) =>
-  new EngineError("unsupported", `${format} support is an optional plugin that is not installed on this server.`);
+export const unavailable = (format: string) => new EngineError("unsupported", `${format} support is an optional plugin that is not installed on this server.`);
 
 async function decodeWebpFile(b: Uint8Array): Promise<Omit<Decoded, "format" | "header">> {
   const base = { orientation: webpOrientation(b), icc: webpIcc(b) };

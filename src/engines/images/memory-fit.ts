@@ -95,9 +95,7 @@ export function assertFitsWorker(plan: MemoryPlan): void {
   const source = `${input.format.toUpperCase()} of ${mp(input.pixels)} MP`;
   const outPixels = output ? output.width * output.height : 0;
   const what =
-    !output || (input.format === output.format && input.pixels === outPixels)
-      ? source
-      : `${source} to ${output.format.toUpperCase()} of ${mp(outPixels)} MP`;
+    !output || (input.format === output.format && input.pixels === outPixels) ? source : `${source} to ${output.format.toUpperCase()} of ${mp(outPixels)} MP`;
   throw new EngineError(
     "too_large",
     `Processing this ${what} needs about ${Math.round(bytes / MiB)} MB, more than the ${IMAGE_CALL_BUDGET / MiB} MB an image call may use in a 128 MB Worker. ` +

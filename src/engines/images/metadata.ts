@@ -153,7 +153,9 @@ export function webpChunks(b: Uint8Array): RiffChunk[] {
 }
 
 export function webpIcc(b: Uint8Array): Uint8Array | undefined {
-  return webpChunks(b).find((c) => c.type === "ICCP")?.data.slice();
+  return webpChunks(b)
+    .find((c) => c.type === "ICCP")
+    ?.data.slice();
 }
 
 export function webpOrientation(b: Uint8Array): number {
@@ -188,7 +190,8 @@ export function withWebpIcc(webp: Uint8Array, icc: Uint8Array | undefined, width
   flags |= 0x20;
   const header = new Uint8Array(10);
   header[0] = flags;
-  const cw = width - 1, ch = height - 1;
+  const cw = width - 1,
+    ch = height - 1;
   header.set([cw & 0xff, (cw >> 8) & 0xff, (cw >> 16) & 0xff, ch & 0xff, (ch >> 8) & 0xff, (ch >> 16) & 0xff], 4);
   body.push(riffChunk("VP8X", header), riffChunk("ICCP", icc));
   for (const c of chunks) if (c.type !== "VP8X") body.push(webp.subarray(c.start, c.start + 8 + c.data.length + (c.data.length & 1)));

@@ -19,13 +19,34 @@ export function applyOrientation(px: Pixels, orientation: number): Pixels {
     for (let x = 0; x < w; x++) {
       let dx: number, dy: number;
       switch (orientation) {
-        case 2: dx = w - 1 - x; dy = y; break;
-        case 3: dx = w - 1 - x; dy = h - 1 - y; break;
-        case 4: dx = x; dy = h - 1 - y; break;
-        case 5: dx = y; dy = x; break;
-        case 6: dx = h - 1 - y; dy = x; break;
-        case 7: dx = h - 1 - y; dy = w - 1 - x; break;
-        default: dx = y; dy = w - 1 - x; break; // 8
+        case 2:
+          dx = w - 1 - x;
+          dy = y;
+          break;
+        case 3:
+          dx = w - 1 - x;
+          dy = h - 1 - y;
+          break;
+        case 4:
+          dx = x;
+          dy = h - 1 - y;
+          break;
+        case 5:
+          dx = y;
+          dy = x;
+          break;
+        case 6:
+          dx = h - 1 - y;
+          dy = x;
+          break;
+        case 7:
+          dx = h - 1 - y;
+          dy = w - 1 - x;
+          break;
+        default:
+          dx = y;
+          dy = w - 1 - x;
+          break; // 8
       }
       dst[dy * ow + dx] = src[y * w + x];
     }

@@ -25,12 +25,11 @@ export interface QuantizeOptions {
 export function qualityToMse(quality: number): number {
   if (quality >= 100) return 0;
   const lowFudge = Math.max(0, 0.016 / (0.001 + quality) - 0.001);
-  return lowFudge + (2.5 / Math.pow(210 + quality, 1.2)) * ((100.1 - quality) / 100);
+  return lowFudge + (2.5 / (210 + quality) ** 1.2) * ((100.1 - quality) / 100);
 }
 
 const KEY_BITS = 19; // 5 bits each of R, G, B and 4 of alpha
-const keyOf = (r: number, g: number, b: number, a: number): number =>
-  a < 8 ? 0 : ((r >> 3) << 14) | ((g >> 3) << 9) | ((b >> 3) << 4) | (a >> 4);
+const keyOf = (r: number, g: number, b: number, a: number): number => (a < 8 ? 0 : ((r >> 3) << 14) | ((g >> 3) << 9) | ((b >> 3) << 4) | (a >> 4));
 
 const isLittleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
@@ -145,7 +144,9 @@ export class PaletteBuilder {
         s = slot[k] = this.n++;
       }
       const f = a / 255;
-      const r = d[o] * f, g = d[o + 1] * f, b = d[o + 2] * f;
+      const r = d[o] * f,
+        g = d[o + 1] * f,
+        b = d[o + 2] * f;
       const sum = this.sum;
       this.count[s]++;
       sum[s * 4] += r;
@@ -416,7 +417,10 @@ export class Remapper {
         const x = ltr ? step : w - 1 - step;
         const o = (y * w + x) * 4;
         const e = (x + 1) * 4;
-        const r = clamp(d[o] + cur[e]), g = clamp(d[o + 1] + cur[e + 1]), b = clamp(d[o + 2] + cur[e + 2]), a = clamp(d[o + 3] + cur[e + 3]);
+        const r = clamp(d[o] + cur[e]),
+          g = clamp(d[o + 1] + cur[e + 1]),
+          b = clamp(d[o + 2] + cur[e + 2]),
+          a = clamp(d[o + 3] + cur[e + 3]);
         const idx = lookup(r, g, b, a);
         out[y * w + x] = idx;
         const p = idx * 4;

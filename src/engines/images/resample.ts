@@ -50,7 +50,7 @@ const TO_LINEAR = (() => {
   const t = new Float32Array(256);
   for (let i = 0; i < 256; i++) {
     const c = i / 255;
-    t[i] = c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    t[i] = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   }
   return t;
 })();
@@ -60,7 +60,7 @@ const TO_SRGB = (() => {
   const t = new Uint8Array(4097);
   for (let i = 0; i <= 4096; i++) {
     const c = i / 4096;
-    const s = c <= 0.0031308 ? c * 12.92 : 1.055 * Math.pow(c, 1 / 2.4) - 0.055;
+    const s = c <= 0.0031308 ? c * 12.92 : 1.055 * c ** (1 / 2.4) - 0.055;
     t[i] = Math.max(0, Math.min(255, Math.round(s * 255)));
   }
   return t;
@@ -103,8 +103,12 @@ export class StreamingResizer {
       lin[x + 3] = alpha;
     }
     for (let x = 0; x < this.width; x++) {
-      let r = 0, g = 0, b = 0, a = 0;
-      const n = count[x], w0 = x * taps;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
+      const n = count[x],
+        w0 = x * taps;
       for (let k = 0, o = start[x] * 4; k < n; k++, o += 4) {
         const w = weights[w0 + k];
         r += lin[o] * w;
@@ -131,7 +135,9 @@ export class StreamingResizer {
     const acc = this.acc;
     const n4 = this.width * 4;
     for (let y = this.produced; y < last; y++) {
-      const s0 = start[y], n = count[y], w0 = y * taps;
+      const s0 = start[y],
+        n = count[y],
+        w0 = y * taps;
       acc.fill(0);
       for (let k = 0; k < n; k++) {
         const row = this.ring[(s0 + k) % size];
@@ -143,7 +149,9 @@ export class StreamingResizer {
         const a = acc[x + 3];
         const alpha = a <= 0 ? 0 : a >= 1 ? 1 : a;
         const un = alpha > 0 ? 4096 / a : 0;
-        const r = Math.round(acc[x] * un), g = Math.round(acc[x + 1] * un), b = Math.round(acc[x + 2] * un);
+        const r = Math.round(acc[x] * un),
+          g = Math.round(acc[x + 1] * un),
+          b = Math.round(acc[x + 2] * un);
         out[o + x] = TO_SRGB[r < 0 ? 0 : r > 4096 ? 4096 : r];
         out[o + x + 1] = TO_SRGB[g < 0 ? 0 : g > 4096 ? 4096 : g];
         out[o + x + 2] = TO_SRGB[b < 0 ? 0 : b > 4096 ? 4096 : b];

@@ -53,7 +53,11 @@ async function resizeBanded(input: Uint8Array, header: ImageHeader, road: Exclud
   const [storedW, storedH] = swap ? [h, w] : [w, h];
   const format = req.format ?? header.format;
   const sink = sinkRoad(format, w * h, orientation);
-  assertFitsWorker({ input: { format: header.format, pixels: header.width * header.height }, source: road, output: { format, width: storedW, height: storedH, sink } });
+  assertFitsWorker({
+    input: { format: header.format, pixels: header.width * header.height },
+    source: road,
+    output: { format, width: storedW, height: storedH, sink },
+  });
   // A big JPEG shrunk a lot starts from a reduced-scale decode.
   const opened = await openSource(input, road, keepsSize(req) ? undefined : { width: storedW, height: storedH });
   const bytes = await transcode(opened.source, storedW, storedH, openSink(sink, { ...opened, format, width: storedW, height: storedH, quality: req.quality }));

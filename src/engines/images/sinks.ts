@@ -65,7 +65,10 @@ class OntoWhite implements RowSink {
 
 /** A PNG profile goes in after the rows (its chunk sits right after IHDR). */
 class WithPngIcc implements RowSink {
-  constructor(private readonly inner: RowSink, private readonly icc: Uint8Array | undefined) {}
+  constructor(
+    private readonly inner: RowSink,
+    private readonly icc: Uint8Array | undefined,
+  ) {}
   write(rows: Pixels): Promise<void> {
     return this.inner.write(rows);
   }

@@ -24,7 +24,7 @@ export function firstFrame(b: Uint8Array): FirstFrame | null {
   const chunks = webpChunks(b);
   const vp8x = chunks[0];
   const frames = chunks.filter((c) => c.type === "ANMF");
-  if (!vp8x || vp8x.type !== "VP8X" || !frames.length) return null;
+  if (vp8x?.type !== "VP8X" || !frames.length) return null;
   const f = frames[0].data;
   if (f.length < 16) return null;
   const inner: Uint8Array[] = [];

@@ -117,8 +117,10 @@ interface Gate {
 let replacing: Gate | undefined;
 
 function gate(): Gate {
-  let open = () => undefined as void;
-  const passed = new Promise<void>((resolve) => (open = resolve));
+  let open: () => void = () => {};
+  const passed = new Promise<void>((resolve) => {
+    open = resolve;
+  });
   return { passed, open };
 }
 
@@ -128,7 +130,7 @@ async function replacementDone(): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), MAX_REPLACEMENT_WAIT_MS)));
   const gaveUp = await Promise.race([waiting.passed.then(() => false), timedOut]);
-  clearTimeout(timer);
+  if (timer !== undefined) clearTimeout(timer);
   if (gaveUp && replacing === waiting) {
     stats.replacementsAbandoned++;
     replacing = undefined;
@@ -158,7 +160,12 @@ export function mupdfHeapBytes(): number {
 
 /** Instances started and replaced in this isolate, for GET /admin/v1/runtime. */
 export function mupdfInstanceStats() {
-  return { instances: stats.instances, recycled: stats.recycled, replacements_abandoned: stats.replacementsAbandoned, recycle_above_bytes: MUPDF_RECYCLE_BYTES };
+  return {
+    instances: stats.instances,
+    recycled: stats.recycled,
+    replacements_abandoned: stats.replacementsAbandoned,
+    recycle_above_bytes: MUPDF_RECYCLE_BYTES,
+  };
 }
 
 registerHeap("mupdf", mupdfHeapBytes);

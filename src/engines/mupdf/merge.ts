@@ -83,7 +83,7 @@ function appendPages(out: PDFDocument, src: PDFDocument, graft: ReturnType<PDFDo
 function renameClashingFields(src: PDFDocument, names: Set<string>, index: number): PDFObject | null {
   const acro = src.getTrailer().get("Root").get("AcroForm");
   const srcFields = acro.isNull() ? null : acro.get("Fields");
-  if (!srcFields || !srcFields.isArray() || srcFields.length === 0) return null;
+  if (!srcFields?.isArray() || srcFields.length === 0) return null;
   for (let i = 0; i < srcFields.length; i++) {
     const field = srcFields.get(i);
     const name = field.get("T");
@@ -128,7 +128,7 @@ function appendFields(
 
 /** The source's outline with page numbers moved to where its pages now start. */
 function shiftOutline(src: PDFDocument, offset: number): OutlineNode[] {
-  let items;
+  let items: ReturnType<PDFDocument["loadOutline"]>;
   try {
     items = src.loadOutline() ?? [];
   } catch {

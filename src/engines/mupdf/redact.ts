@@ -65,4 +65,3 @@ function redactPage(mupdf: Mupdf, doc: PDFDocument, index: number, types: readon
     page.destroy();
   }
 }
-

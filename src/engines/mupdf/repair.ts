@@ -96,7 +96,8 @@ function recoverPages(doc: PDFDocument): { pages: number; rebuilt: boolean } {
   let rebuilt = walk.broken || pages.length !== countPages(doc);
   if (pages.length === 0) pages = scanPageObjects(doc, OBJECT_BUDGET);
   if (pages.length === 0) return { pages: 0, rebuilt };
-  if (pages.length > LIMITS.pdfPages) throw new EngineError("too_large", `The PDF has ${pages.length} pages; at most ${LIMITS.pdfPages} are processed per call.`);
+  if (pages.length > LIMITS.pdfPages)
+    throw new EngineError("too_large", `The PDF has ${pages.length} pages; at most ${LIMITS.pdfPages} are processed per call.`);
   if (rebuilt) rebuildPageTree(doc, pages);
   const good = pages.filter((_, i) => loads(doc, i));
   if (good.length !== pages.length) {

@@ -27,9 +27,7 @@ export async function inspectPdf(bytes: Uint8Array): Promise<PdfOutlineSummary> 
     } catch {
       outline = null; // a cyclic outline counts as no bookmarks
     }
-    const bookmarks = (outline ?? [])
-      .filter((o) => isInternal(o))
-      .map((o) => ({ title: o.title ?? "", page: o.page as number }));
+    const bookmarks = (outline ?? []).filter((o) => isInternal(o)).map((o) => ({ title: o.title ?? "", page: o.page as number }));
     return { pages: doc.countPages(), bookmarks };
   });
 }
@@ -78,13 +76,7 @@ function detachPages(src: PDFDocument): number[] {
   return nums;
 }
 
-function graftedPart(
-  mupdf: Awaited<ReturnType<typeof loadMupdf>>,
-  src: PDFDocument,
-  part: PartSpec,
-  pageNums: number[],
-  named: NamedDestinations,
-): Uint8Array {
+function graftedPart(mupdf: Awaited<ReturnType<typeof loadMupdf>>, src: PDFDocument, part: PartSpec, pageNums: number[], named: NamedDestinations): Uint8Array {
   const out = new mupdf.PDFDocument();
   try {
     const graft = out.newGraftMap();

@@ -57,7 +57,10 @@ export function loadStampImage(mupdf: Mupdf, bytes: Uint8Array): Image {
   const size = headerSize(bytes, format);
   if (!size || size[0] < 1 || size[1] < 1) throw new EngineError("invalid_input", "The watermark image header is unreadable.");
   if (size[0] * size[1] > MAX_STAMP_PIXELS) {
-    throw new EngineError("invalid_input", `The watermark image has more than ${MAX_STAMP_PIXELS / 1e6} megapixels; it is shown at most ${MAX_STAMP_SIDE} px wide anyway.`);
+    throw new EngineError(
+      "invalid_input",
+      `The watermark image has more than ${MAX_STAMP_PIXELS / 1e6} megapixels; it is shown at most ${MAX_STAMP_SIDE} px wide anyway.`,
+    );
   }
   let image: Image;
   let pixmap: ReturnType<Image["toPixmap"]>;

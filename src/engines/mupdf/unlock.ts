@@ -28,7 +28,7 @@ export async function unlockPdf(bytes: Uint8Array, password: string): Promise<Un
     // needsPassword and then authenticatePassword come first: any other call
     // on a locked document spoils it (PLATFORM-NOTES).
     const locked = doc.needsPassword();
-    const encryption = locked ? null : doc.getMetaData("encryption") ?? "None";
+    const encryption = locked ? null : (doc.getMetaData("encryption") ?? "None");
     if (!locked && encryption === "None") return { data: bytes, encryption: null, matched: null, pages: doc.countPages() };
     const matched = MATCH[doc.authenticatePassword(password)] ?? null;
     if (!matched) throw new EngineError("wrong_password", "The password matches neither the user nor the owner password of this PDF.");

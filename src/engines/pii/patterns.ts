@@ -55,7 +55,8 @@ export function findPan(text: string): Span[] {
 }
 
 // Local part, then dot-separated labels ending in an alphabetic or punycode TLD.
-const EMAIL = /(?<![\w.+%-])[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{2,59})(?![\w-]|\.[A-Za-z0-9])/g;
+const EMAIL =
+  /(?<![\w.+%-])[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{2,59})(?![\w-]|\.[A-Za-z0-9])/g;
 
 export function findEmails(text: string): Span[] {
   return [...spans(text, EMAIL)];

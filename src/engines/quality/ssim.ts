@@ -27,7 +27,10 @@ class ColumnSums {
   readonly bb: Float64Array;
   readonly ab: Float64Array;
 
-  constructor(private readonly x: GrayImage, private readonly y: GrayImage) {
+  constructor(
+    private readonly x: GrayImage,
+    private readonly y: GrayImage,
+  ) {
     const w = x.width;
     [this.a, this.b, this.aa, this.bb, this.ab] = [new Float64Array(w), new Float64Array(w), new Float64Array(w), new Float64Array(w), new Float64Array(w)];
   }

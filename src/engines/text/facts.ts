@@ -30,5 +30,12 @@ export const EMPTY_FACTS: DocumentFacts = {
 /** "a, b; c" or one keyword per line -> ["a", "b", "c"], duplicates dropped. */
 export function splitKeywords(value: string | null | undefined): string[] {
   if (!value) return [];
-  return [...new Set(value.split(/[,;\r\n]+/).map((k) => k.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      value
+        .split(/[,;\r\n]+/)
+        .map((k) => k.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

@@ -75,12 +75,27 @@ const file = (f: Fixtures) => pdfFile(f.doc, "doc.pdf");
 /** One real call per PDF tool, each expected to answer 200. */
 export const PDF_TOOL_CALLS: Record<string, ToolCall> = {
   merge: (f) => postForm("/api/v1/pdf/merge/merge", { files: [pdfFile(f.doc, "a.pdf"), pdfFile(f.small, "b.pdf")] }, withKey(f.key)),
-  split: (f) => postForm("/api/v1/pdf/split/split", { file: file(f), split_mode: "page_range", split_config: JSON.stringify({ ranges: [[1, 20], [21, 40]] }) }, withKey(f.key)),
+  split: (f) =>
+    postForm(
+      "/api/v1/pdf/split/split",
+      {
+        file: file(f),
+        split_mode: "page_range",
+        split_config: JSON.stringify({
+          ranges: [
+            [1, 20],
+            [21, 40],
+          ],
+        }),
+      },
+      withKey(f.key),
+    ),
   compress: (f) => postJson("/api/v1/compression/single", { file_data: toBase64(f.doc), filename: "doc.pdf" }, withKey(f.key)),
   unlock: (f) => postForm("/api/v1/security/security/password/remove", { file: pdfFile(f.locked, "locked.pdf"), password: "secret" }, withKey(f.key)),
   repair: (f) => postForm("/api/v1/pdf/repair", { file: file(f) }, withKey(f.key)),
   watermark_text: (f) => postForm("/api/v1/watermark/text", { file: file(f), text: "CONFIDENTIAL", opacity: "0.3" }, withKey(f.key)),
-  watermark_image: (f) => postForm("/api/v1/watermark/image", { file: file(f), watermark: new File([f.stampPng], "stamp.png", { type: "image/png" }) }, withKey(f.key)),
+  watermark_image: (f) =>
+    postForm("/api/v1/watermark/image", { file: file(f), watermark: new File([f.stampPng], "stamp.png", { type: "image/png" }) }, withKey(f.key)),
   page_numbers: (f) => postForm("/api/v1/pdf/page-numbers", { file: file(f), fmt: "Page {n} of {total}" }, withKey(f.key)),
   metadata: (f) => postForm("/api/v1/analyze/metadata", { file: file(f) }, withKey(f.key)),
   pdfa: (f) => postForm("/api/v1/pdf/pdfa/validate", { file: file(f) }, withKey(f.key)),
@@ -126,7 +141,10 @@ export const FLAT_BYTES = 2 * MiB;
 export function expectFlat(trace: HeapTrace, label: string): void {
   const warm = trace.bytes[50];
   const last = trace.bytes[trace.bytes.length - 1];
-  const points = trace.bytes.filter((_, i) => i % 50 === 0).map(mib).join(" ");
+  const points = trace.bytes
+    .filter((_, i) => i % 50 === 0)
+    .map(mib)
+    .join(" ");
   // The figures docs/memory.md quotes, in the CI log.
   console.log(`MuPDF heap, ${label}: MiB every 50 calls ${points}; recycled ${trace.recycled}`);
   expect(last - warm, `${label}: MiB every 50 calls ${points}`).toBeLessThanOrEqual(FLAT_BYTES);

@@ -56,8 +56,10 @@ describe("MuPDF wrappers live as long as the call that made them", () => {
 describe("replacing a grown MuPDF instance", () => {
   it("waits for running calls: a MuPDF call arriving meanwhile is held, then runs on a fresh instance", async () => {
     const order: string[] = [];
-    let openGate = () => undefined as void;
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    let openGate: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
     const before = mupdfInstanceStats();
 
     // B holds the instance; A grows the heap past the bound and ends; C arrives.

@@ -64,7 +64,8 @@ function gridOf(b: Uint8Array) {
 
 /** Mean absolute difference over the channels in `channels`, on rows/columns picked by `take`. */
 function mad(a: Pixels, b: Pixels, take: (x: number, y: number) => boolean, channels = [0, 1, 2]): number {
-  let sum = 0, n = 0;
+  let sum = 0,
+    n = 0;
   for (let y = 0; y < a.height; y++) {
     for (let x = 0; x < a.width; x++) {
       if (!take(x, y)) continue;
@@ -88,9 +89,18 @@ function seams(input: Pixels, out: Pixels, tileW: number, tileH: number) {
 
 describe("grid AVIF writer", () => {
   it("lays out equal even tiles of at least 64 px that cover the picture, the last ones cropped", () => {
-    for (const [w, h] of [[2500, 1300], [1999, 1001], [513, 512], [64, 64], [1, 1], [100, 3], [6000, 4000], [40000, 600]]) {
+    for (const [w, h] of [
+      [2500, 1300],
+      [1999, 1001],
+      [513, 512],
+      [64, 64],
+      [1, 1],
+      [100, 3],
+      [6000, 4000],
+      [40000, 600],
+    ]) {
       const l = gridLayout(w, h);
-      expect(l.tileWidth % 2 + (l.tileHeight % 2)).toBe(0);
+      expect((l.tileWidth % 2) + (l.tileHeight % 2)).toBe(0);
       expect(Math.min(l.tileWidth, l.tileHeight)).toBeGreaterThanOrEqual(64);
       expect(Math.max(l.tileWidth, l.tileHeight)).toBeLessThanOrEqual(AVIF_GRID_TILE);
       expect((l.columns - 1) * l.tileWidth).toBeLessThan(w);
@@ -175,16 +185,19 @@ describe("grid AVIF writer", () => {
     expect([decoded.width, decoded.height]).toEqual([1300, 600]);
     expect(mad(input, decoded, () => true, [3])).toBeLessThan(2);
     // Opaque tiles (from x = 780: tiles of 260) stay exactly opaque; near the 128/255 edge, nearly.
-    let minNear = 255, minOpaqueTiles = 255;
-    for (let y = 0; y < 600; y++) for (let x = 700; x < 1300; x++) {
-      const a = decoded.data[(y * 1300 + x) * 4 + 3];
-      if (x < 780) minNear = Math.min(minNear, a);
-      else minOpaqueTiles = Math.min(minOpaqueTiles, a);
-    }
+    let minNear = 255,
+      minOpaqueTiles = 255;
+    for (let y = 0; y < 600; y++)
+      for (let x = 700; x < 1300; x++) {
+        const a = decoded.data[(y * 1300 + x) * 4 + 3];
+        if (x < 780) minNear = Math.min(minNear, a);
+        else minOpaqueTiles = Math.min(minOpaqueTiles, a);
+      }
     expect(gridLayout(1300, 600).tileWidth).toBe(260);
     expect(minOpaqueTiles).toBe(255);
     expect(minNear).toBeGreaterThanOrEqual(250);
-    const a = decoded.data[(300 * 1300 + 10) * 4 + 3], half = decoded.data[(300 * 1300 + 500) * 4 + 3];
+    const a = decoded.data[(300 * 1300 + 10) * 4 + 3],
+      half = decoded.data[(300 * 1300 + 500) * 4 + 3];
     expect(a).toBeLessThan(5);
     expect(Math.abs(half - 128)).toBeLessThan(6);
   }, 120_000);
@@ -204,7 +217,7 @@ describe("grid AVIF writer", () => {
     const whole = await encodeAvifGrid(input, 70);
     const w = new AvifGridWriter(900, 700, 70);
     const rowBytes = 900 * 4;
-    for (let y = 0, n = 1; y < 700; y += n, n = (n * 7 + 3) % 97 + 1) {
+    for (let y = 0, n = 1; y < 700; y += n, n = ((n * 7 + 3) % 97) + 1) {
       const k = Math.min(n, 700 - y);
       await w.write({ data: input.data.subarray(y * rowBytes, (y + k) * rowBytes), width: 900, height: k });
     }
@@ -214,7 +227,18 @@ describe("grid AVIF writer", () => {
   it("writes the orientation as irot/imir on the grid item, pixels in stored order", async () => {
     // EXIF 6 = turn 90 degrees clockwise = irot 3 (anticlockwise quarter turns);
     // EXIF 5 = irot 1 then imir 0 (top-to-bottom); checked against libheif for all eight.
-    for (const [orientation, want] of [[1, []], [6, [["irot", 3]]], [5, [["irot", 1], ["imir", 0]]], [2, [["imir", 1]]]] as const) {
+    for (const [orientation, want] of [
+      [1, []],
+      [6, [["irot", 3]]],
+      [
+        5,
+        [
+          ["irot", 1],
+          ["imir", 0],
+        ],
+      ],
+      [2, [["imir", 1]]],
+    ] as const) {
       const out = await encodeAvifGrid(photo(200, 100), 80, { orientation });
       const m = readHeifMeta(out)!;
       const transforms = m.properties.filter((p) => p.box.type === "irot" || p.box.type === "imir");

@@ -15,8 +15,7 @@ import { photo } from "./fixtures";
 const LIBAVIF_COLR = "00000013636f6c726e636c7800020002000680"; // nclx 2/2/6, full range
 const LIBAVIF_PIXI_RGB = "00000010706978690000000003080808";
 const LIBAVIF_PIXI_ALPHA = "0000000e70697869000000000108";
-const LIBAVIF_AUXC =
-  "00000038617578430000000075726e3a6d7065673a6d706567423a636963703a73797374656d733a617578696c696172793a616c70686100";
+const LIBAVIF_AUXC = "00000038617578430000000075726e3a6d7065673a6d706567423a636963703a73797374656d733a617578696c696172793a616c70686100";
 
 const hex = (b: Uint8Array) => Array.from(b, (v) => v.toString(16).padStart(2, "0")).join("");
 
@@ -37,10 +36,13 @@ function container(b: Uint8Array) {
   const boxes = readBoxes(b, m.ipco.body, m.ipco.end);
   const props = new Map<number, string[]>();
   for (const [id, assoc] of ipmaEntries(b, m.ipma)) {
-    props.set(id, assoc.map(([index, essential]) => {
-      const p = boxes[index - 1];
-      return `${p.type}${essential ? "!" : ""}:${hex(b.subarray(p.start, p.end))}`;
-    }));
+    props.set(
+      id,
+      assoc.map(([index, essential]) => {
+        const p = boxes[index - 1];
+        return `${p.type}${essential ? "!" : ""}:${hex(b.subarray(p.start, p.end))}`;
+      }),
+    );
   }
   const brands: string[] = [];
   const ftyp = readBoxes(b, 0, b.length)[0];
@@ -49,7 +51,8 @@ function container(b: Uint8Array) {
 }
 
 function psnr(a: Pixels, b: Pixels, channels = [0, 1, 2]): number {
-  let se = 0, n = 0;
+  let se = 0,
+    n = 0;
   for (let i = 0; i < a.width * a.height; i++) {
     for (const c of channels) {
       const d = a.data[i * 4 + c] - b.data[i * 4 + c];
@@ -91,7 +94,10 @@ describe("AVIF still writer", () => {
     const input = photo(320, 200, { alpha: true });
     const out = await encodeAvifStill(input, 85);
     const c = container(out);
-    expect(c.items).toEqual([{ id: 1, type: "av01", name: "Color" }, { id: 2, type: "av01", name: "Alpha" }]);
+    expect(c.items).toEqual([
+      { id: 1, type: "av01", name: "Color" },
+      { id: 2, type: "av01", name: "Alpha" },
+    ]);
     expect(c.refs).toEqual([{ type: "auxl", from: 2, to: 1 }]);
     const alpha = c.props.get(2)!;
     expect(alpha.map((p) => p.split(":")[0])).toEqual(["ispe", "pixi", "av1C!", "auxC"]);
@@ -125,7 +131,11 @@ describe("AVIF still writer", () => {
   it("puts the level of the picture size in av1C, the same as the payload's sequence header", async () => {
     // By luma picture size (AV1 annex A.3): 64x64 fits level 2.0 (index 0), 1000x1000
     // level 3.1 (index 5, up to 1,065,024 samples), 1000x1100 needs 4.0 (index 8).
-    for (const [w, h, level] of [[64, 64, 0], [1000, 1000, 5], [1000, 1100, 8]] as const) {
+    for (const [w, h, level] of [
+      [64, 64, 0],
+      [1000, 1000, 5],
+      [1000, 1100, 8],
+    ] as const) {
       const items = await encodeAvifItems(photo(w, h), 60);
       const av1C = items.color.props.find((p) => p.type === "av1C")!.box;
       expect(av1C[9] & 31).toBe(level);

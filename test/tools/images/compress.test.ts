@@ -45,7 +45,11 @@ describe("compress image", () => {
 
   it("keeps WebP, AVIF and GIF in their own format, never larger", async () => {
     const px = photo(200, 150);
-    for (const [name, input] of [["a.webp", await webpOf(px, 95)], ["a.avif", await avifOf(px, 90)], ["a.gif", gifOf(px)]] as const) {
+    for (const [name, input] of [
+      ["a.webp", await webpOf(px, 95)],
+      ["a.avif", await avifOf(px, 90)],
+      ["a.gif", gifOf(px)],
+    ] as const) {
       const out = await ok(PATH, { file: file(input, name), quality: "50" });
       expect(formatOf(out.bytes)).toBe(formatOf(input));
       expect(sizeOf(out.bytes)).toEqual([200, 150]);

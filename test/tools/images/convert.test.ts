@@ -7,7 +7,15 @@ import { formatOf, sizeOf } from "./inspect";
 import { near, pixelsOf, rgbaAt } from "./pixels";
 
 const PATH = "/api/v1/image/convert";
-const TARGETS = [["png", "png"], ["jpg", "jpeg"], ["webp", "webp"], ["avif", "avif"], ["bmp", "bmp"], ["tiff", "tiff"], ["gif", "gif"]] as const;
+const TARGETS = [
+  ["png", "png"],
+  ["jpg", "jpeg"],
+  ["webp", "webp"],
+  ["avif", "avif"],
+  ["bmp", "bmp"],
+  ["tiff", "tiff"],
+  ["gif", "gif"],
+] as const;
 
 async function inputs() {
   const px = photo(96, 64);

@@ -69,12 +69,15 @@ describeWithCorpus("image corpus", () => {
   it("converts YCbCr-subsampled TIFF colours, not raw luma/chroma", async () => {
     // Raw YCbCr data read as RGB (or misplaced strips) shows as saturated green
     // with red and blue near zero; the real cat photo has almost none.
-    const px = await pixelsOf((await ok("/api/v1/image/convert", { file: file(await corpusFile("images/libvips/subsampled.tif"), "s.tif"), target_format: "png" })).bytes);
+    const px = await pixelsOf(
+      (await ok("/api/v1/image/convert", { file: file(await corpusFile("images/libvips/subsampled.tif"), "s.tif"), target_format: "png" })).bytes,
+    );
     let raw = 0;
-    for (let y = 0; y < px.height; y += 5) for (let x = 0; x < px.width; x += 5) {
-      const [r, g, b] = rgbaAt(px, x, y);
-      if (r < 8 && b < 8 && g > 100) raw++;
-    }
+    for (let y = 0; y < px.height; y += 5)
+      for (let x = 0; x < px.width; x += 5) {
+        const [r, g, b] = rgbaAt(px, x, y);
+        if (r < 8 && b < 8 && g > 100) raw++;
+      }
     expect(raw).toBeLessThan(20);
     // The face in the middle is grey-brown: red close to green.
     const [r, g] = rgbaAt(px, 125, 150);

@@ -18,12 +18,13 @@ export function photo(width: number, height: number, opts: { alpha?: boolean } =
   let seed = 12345;
   const noise = () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return (seed >> 16) % 9 - 4;
+    return ((seed >> 16) % 9) - 4;
   };
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
-      const dx = x - width / 2, dy = y - height / 2;
+      const dx = x - width / 2,
+        dy = y - height / 2;
       const inDisc = dx * dx + dy * dy < (Math.min(width, height) / 3) ** 2;
       data[o] = Math.max(0, Math.min(255, (x * 255) / width + noise()));
       data[o + 1] = Math.max(0, Math.min(255, (y * 255) / height + noise()));
@@ -56,7 +57,9 @@ export function gifOf(px: Pixels): Uint8Array {
   const seen = new Map<number, number>();
   for (let i = 0; i < index.length; i++) {
     // 6x6x6 cube: a plain, independent palette.
-    const r = Math.round((px.data[i * 4] / 255) * 5), g = Math.round((px.data[i * 4 + 1] / 255) * 5), b = Math.round((px.data[i * 4 + 2] / 255) * 5);
+    const r = Math.round((px.data[i * 4] / 255) * 5),
+      g = Math.round((px.data[i * 4 + 1] / 255) * 5),
+      b = Math.round((px.data[i * 4 + 2] / 255) * 5);
     const key = r * 36 + g * 6 + b;
     let idx = seen.get(key);
     if (idx === undefined) {
@@ -138,7 +141,8 @@ export function file(bytes: Uint8Array, name: string): File {
  * quantisers 1 through the engine's plain JPEG writer.
  */
 export function cmykJpeg(width = 64, height = 32): Uint8Array {
-  const mcusX = Math.ceil(width / 8), mcusY = Math.ceil(height / 8);
+  const mcusX = Math.ceil(width / 8),
+    mcusY = Math.ceil(height / 8);
   const comps = [1, 2, 3, 4].map((id) => ({ id, h: 1, v: 1, tq: 0, bw: mcusX, bh: mcusY, realBw: mcusX, realBh: mcusY }));
   const g = { width, height, hmax: 1, vmax: 1, mcusX, mcusY, mcuH: 8, components: comps };
   const dqt = new Uint8Array(65).fill(1);

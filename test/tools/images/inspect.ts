@@ -45,10 +45,12 @@ function tiffSize(b: Uint8Array): [number, number] {
   const r16 = le ? le16 : be16;
   const r32 = le ? le32 : be32;
   const ifd = r32(b, 4);
-  let w = 0, h = 0;
+  let w = 0,
+    h = 0;
   for (let k = 0; k < r16(b, ifd); k++) {
     const at = ifd + 2 + 12 * k;
-    const tag = r16(b, at), type = r16(b, at + 2);
+    const tag = r16(b, at),
+      type = r16(b, at + 2);
     const v = type === 3 ? r16(b, at + 8) : r32(b, at + 8);
     if (tag === 256) w = v;
     if (tag === 257) h = v;
@@ -58,10 +60,14 @@ function tiffSize(b: Uint8Array): [number, number] {
 
 export function sizeOf(b: Uint8Array): [number, number] {
   switch (formatOf(b)) {
-    case "jpeg": return jpegSize(b);
-    case "png": return [be32(b, 16), be32(b, 20)];
-    case "gif": return [le16(b, 6), le16(b, 8)];
-    case "bmp": return [le32(b, 18), Math.abs(le32(b, 22) | 0)];
+    case "jpeg":
+      return jpegSize(b);
+    case "png":
+      return [be32(b, 16), be32(b, 20)];
+    case "gif":
+      return [le16(b, 6), le16(b, 8)];
+    case "bmp":
+      return [le32(b, 18), Math.abs(le32(b, 22) | 0)];
     case "webp": {
       const kind = ascii(b, 12, 4);
       if (kind === "VP8X") return [(b[24] | (b[25] << 8) | (b[26] << 16)) + 1, (b[27] | (b[28] << 8) | (b[29] << 16)) + 1];
@@ -71,9 +77,12 @@ export function sizeOf(b: Uint8Array): [number, number] {
       }
       return [le16(b, 26) & 0x3fff, le16(b, 28) & 0x3fff];
     }
-    case "avif": return avifSize(b);
-    case "tiff": return tiffSize(b);
-    default: throw new Error("unknown format");
+    case "avif":
+      return avifSize(b);
+    case "tiff":
+      return tiffSize(b);
+    default:
+      throw new Error("unknown format");
   }
 }
 

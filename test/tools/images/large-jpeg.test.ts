@@ -55,7 +55,8 @@ describe("large JPEGs (band path)", () => {
     // The disc (blue 200) sits in the middle, the gradient runs left to right.
     const centre = (156 * 600 + 300) * 4;
     expect(Math.abs(small.data[centre + 2] - 200)).toBeLessThan(12);
-    const left = (156 * 600 + 10) * 4, right = (156 * 600 + 590) * 4;
+    const left = (156 * 600 + 10) * 4,
+      right = (156 * 600 + 590) * 4;
     expect(small.data[right] - small.data[left]).toBeGreaterThan(200);
     expect(px.width).toBe(2400);
   });

@@ -9,7 +9,6 @@ import { pngHeaderOnly } from "../../support/forged";
 
 const MiB = 1024 * 1024;
 
-
 describe("memory fit of image calls (128 MB Worker)", () => {
   it("estimates from measured per-pixel costs: whole decodes grow with the picture, banded roads do not", () => {
     const whole = (format: "avif" | "png" | "webp", pixels: number) => ({ input: { format, pixels }, source: "whole" as const });

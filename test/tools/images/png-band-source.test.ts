@@ -14,7 +14,6 @@ import { crc32 } from "../../../src/engines/images/crc32";
 // A raw PNG writer for tests: every colour type / bit depth, chosen filters,
 // Adam7, tRNS, and IDAT split at chosen sizes.
 
-
 function chunk(type: string, data: Uint8Array, badCrc = false): Uint8Array {
   const out = new Uint8Array(12 + data.length);
   const dv = new DataView(out.buffer);
@@ -55,7 +54,9 @@ interface RawPng {
 
 function paeth(a: number, b: number, c: number): number {
   const p = a + b - c;
-  const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+  const pa = Math.abs(p - a),
+    pb = Math.abs(p - b),
+    pc = Math.abs(p - c);
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
@@ -80,7 +81,6 @@ function packRow(p: RawPng, y: number, x0: number, dx: number): Uint8Array {
   }
   return row;
 }
-
 
 function rawImageData(p: RawPng): Uint8Array {
   const bpp = Math.max(1, (CHANNELS[p.colorType] * p.bitDepth) >> 3);
@@ -153,7 +153,8 @@ function sampleData(width: number, height: number, channels: number, bitDepth: n
   for (let i = 0; i < s.length; i++) {
     r = (Math.imul(r, 1103515245) + 12345) & 0x7fffffff;
     const px = Math.floor(i / channels);
-    const x = px % width, y = Math.floor(px / width);
+    const x = px % width,
+      y = Math.floor(px / width);
     s[i] = (i % 3 === 0 ? (r >> 8) & max : ((x * 7 + y * 13 + (i % channels) * 50) * (max + 1)) / (width * 7 + height * 13 + 200)) & max;
   }
   return s;
@@ -241,21 +242,41 @@ async function expectSameOutcome(name: string, bytes: Uint8Array): Promise<"ok" 
 }
 
 const COMBOS: [0 | 2 | 3 | 4 | 6, 1 | 2 | 4 | 8 | 16][] = [
-  [0, 1], [0, 2], [0, 4], [0, 8], [0, 16],
-  [2, 8], [2, 16],
-  [3, 1], [3, 2], [3, 4], [3, 8],
-  [4, 8], [4, 16],
-  [6, 8], [6, 16],
+  [0, 1],
+  [0, 2],
+  [0, 4],
+  [0, 8],
+  [0, 16],
+  [2, 8],
+  [2, 16],
+  [3, 1],
+  [3, 2],
+  [3, 4],
+  [3, 8],
+  [4, 8],
+  [4, 16],
+  [6, 8],
+  [6, 16],
 ];
 
 /** A test image of the given format; palettes are short so some indices fall past them. */
-function testPng(ct: 0 | 2 | 3 | 4 | 6, d: 1 | 2 | 4 | 8 | 16, opts: { width?: number; height?: number; interlace?: boolean; trns?: boolean; filters?: number[]; idatSizes?: number[] } = {}): Uint8Array {
-  const width = opts.width ?? 37, height = opts.height ?? 23;
+function testPng(
+  ct: 0 | 2 | 3 | 4 | 6,
+  d: 1 | 2 | 4 | 8 | 16,
+  opts: { width?: number; height?: number; interlace?: boolean; trns?: boolean; filters?: number[]; idatSizes?: number[] } = {},
+): Uint8Array {
+  const width = opts.width ?? 37,
+    height = opts.height ?? 23;
   const ch = CHANNELS[ct];
   const p: RawPng = {
-    width, height, colorType: ct, bitDepth: d,
+    width,
+    height,
+    colorType: ct,
+    bitDepth: d,
     samples: sampleData(width, height, ch, d, width * 7 + ct * 3 + d),
-    interlace: opts.interlace, filters: opts.filters, idatSizes: opts.idatSizes ?? [7, 1, 30, 113],
+    interlace: opts.interlace,
+    filters: opts.filters,
+    idatSizes: opts.idatSizes ?? [7, 1, 30, 113],
   };
   if (ct === 3) {
     const entries = Math.max(1, Math.min(1 << d, 200) - 1);
@@ -286,7 +307,13 @@ describe("PngBandSource: pixels identical to decodePng", () => {
           // The tRNS key is met: some pixel is transparent.
           if (trns && ct !== 3) expect((await collect(src)).data[3]).toBe(0);
           // Odd sizes: 1x1, narrower than a byte of samples, narrower than Adam7's first pass.
-          for (const [w, h] of [[1, 1], [3, 5], [9, 2], [1, 17]]) await expectSameAsDecodePng(testPng(ct, d, { width: w, height: h, interlace, trns }), [undefined, 1, 10]);
+          for (const [w, h] of [
+            [1, 1],
+            [3, 5],
+            [9, 2],
+            [1, 17],
+          ])
+            await expectSameAsDecodePng(testPng(ct, d, { width: w, height: h, interlace, trns }), [undefined, 1, 10]);
         });
       }
     }
@@ -305,7 +332,14 @@ describe("PngBandSource: pixels identical to decodePng", () => {
     await expectSameAsDecodePng(testPng(6, 8, { idatSizes: [100000] }));
     const p: RawPng = { width: 20, height: 10, colorType: 2, bitDepth: 8, samples: sampleData(20, 10, 3, 8) };
     const z = zlibSync(rawImageData(p));
-    const withEmpty = concat([SIGNATURE, ihdr(20, 10, 8, 2), chunk("IDAT", new Uint8Array(0)), ...idatChunks(z, [5, 0, 3]), chunk("IDAT", new Uint8Array(0)), chunk("IEND", new Uint8Array(0))]);
+    const withEmpty = concat([
+      SIGNATURE,
+      ihdr(20, 10, 8, 2),
+      chunk("IDAT", new Uint8Array(0)),
+      ...idatChunks(z, [5, 0, 3]),
+      chunk("IDAT", new Uint8Array(0)),
+      chunk("IEND", new Uint8Array(0)),
+    ]);
     await expectSameAsDecodePng(withEmpty);
   });
 
@@ -315,14 +349,19 @@ describe("PngBandSource: pixels identical to decodePng", () => {
   });
 
   it("flat (highly compressible) and noisy parts in one image", async () => {
-    const w = 1500, h = 400;
+    const w = 1500,
+      h = 400;
     const samples = new Uint16Array(w * h * 3);
     let r = 7;
     for (let i = (w * h * 3) / 2; i < samples.length; i++) {
       r = (Math.imul(r, 1103515245) + 12345) & 0x7fffffff;
       samples[i] = (r >> 16) & 255;
     }
-    await expectSameAsDecodePng(buildPng({ width: w, height: h, colorType: 2, bitDepth: 8, samples, filters: [0, 4], idatSizes: [20000] }), [undefined, w * 3, 12345]);
+    await expectSameAsDecodePng(buildPng({ width: w, height: h, colorType: 2, bitDepth: 8, samples, filters: [0, 4], idatSizes: [20000] }), [
+      undefined,
+      w * 3,
+      12345,
+    ]);
   });
 
   it("an iteration stopped early does not disturb the next one", async () => {
@@ -345,12 +384,22 @@ describe("PngBandSource: pixels identical to decodePng", () => {
   });
 
   it("grey / RGB tRNS below 16 bits compares the key's low byte only (as decodePng)", async () => {
-    await expectSameAsDecodePng(buildPng({ width: 4, height: 1, colorType: 0, bitDepth: 2, samples: new Uint16Array([0, 1, 2, 3]), trns: new Uint8Array([1, 2]) }));
-    await expectSameAsDecodePng(buildPng({ width: 4, height: 1, colorType: 0, bitDepth: 8, samples: new Uint16Array([1, 2, 3, 4]), trns: new Uint8Array([1, 2]) }));
-    await expectSameAsDecodePng(buildPng({ width: 2, height: 1, colorType: 2, bitDepth: 8, samples: new Uint16Array([1, 2, 3, 4, 5, 6]), trns: new Uint8Array([9, 1, 0, 2, 0, 3]) }));
+    await expectSameAsDecodePng(
+      buildPng({ width: 4, height: 1, colorType: 0, bitDepth: 2, samples: new Uint16Array([0, 1, 2, 3]), trns: new Uint8Array([1, 2]) }),
+    );
+    await expectSameAsDecodePng(
+      buildPng({ width: 4, height: 1, colorType: 0, bitDepth: 8, samples: new Uint16Array([1, 2, 3, 4]), trns: new Uint8Array([1, 2]) }),
+    );
+    await expectSameAsDecodePng(
+      buildPng({ width: 2, height: 1, colorType: 2, bitDepth: 8, samples: new Uint16Array([1, 2, 3, 4, 5, 6]), trns: new Uint8Array([9, 1, 0, 2, 0, 3]) }),
+    );
     // A key no sample can reach, and a longer-than-needed key.
-    await expectSameAsDecodePng(buildPng({ width: 4, height: 1, colorType: 0, bitDepth: 4, samples: new Uint16Array([0, 5, 10, 15]), trns: new Uint8Array([0, 200]) }));
-    await expectSameAsDecodePng(buildPng({ width: 4, height: 1, colorType: 0, bitDepth: 8, samples: new Uint16Array([1, 2, 3, 4]), trns: new Uint8Array([0, 2, 0]) }));
+    await expectSameAsDecodePng(
+      buildPng({ width: 4, height: 1, colorType: 0, bitDepth: 4, samples: new Uint16Array([0, 5, 10, 15]), trns: new Uint8Array([0, 200]) }),
+    );
+    await expectSameAsDecodePng(
+      buildPng({ width: 4, height: 1, colorType: 0, bitDepth: 8, samples: new Uint16Array([1, 2, 3, 4]), trns: new Uint8Array([0, 2, 0]) }),
+    );
   });
 
   it("palette edge cases: indices past PLTE, short / exact / too long tRNS, odd PLTE length", async () => {
@@ -360,8 +409,28 @@ describe("PngBandSource: pixels identical to decodePng", () => {
       const bytes = buildPng({ width: 8, height: 1, colorType: 3, bitDepth: 8, samples, palette: pal, trns });
       await expectSameAsDecodePng(bytes);
     }
-    await expectSameAsDecodePng(buildPng({ width: 4, height: 1, colorType: 3, bitDepth: 2, samples: new Uint16Array([0, 1, 2, 3]), palette: new Uint8Array([1, 2, 3, 4, 5, 6, 7]), trns: new Uint8Array([9, 9]) }));
-    await expectSameAsDecodePng(buildPng({ width: 4, height: 1, colorType: 3, bitDepth: 2, samples: new Uint16Array([0, 1, 2, 3]), palette: new Uint8Array([1, 2, 3, 4, 5, 6, 7]), trns: new Uint8Array([9, 9, 9]) }));
+    await expectSameAsDecodePng(
+      buildPng({
+        width: 4,
+        height: 1,
+        colorType: 3,
+        bitDepth: 2,
+        samples: new Uint16Array([0, 1, 2, 3]),
+        palette: new Uint8Array([1, 2, 3, 4, 5, 6, 7]),
+        trns: new Uint8Array([9, 9]),
+      }),
+    );
+    await expectSameAsDecodePng(
+      buildPng({
+        width: 4,
+        height: 1,
+        colorType: 3,
+        bitDepth: 2,
+        samples: new Uint16Array([0, 1, 2, 3]),
+        palette: new Uint8Array([1, 2, 3, 4, 5, 6, 7]),
+        trns: new Uint8Array([9, 9, 9]),
+      }),
+    );
   });
 });
 
@@ -377,12 +446,30 @@ describe("PngBandSource: header facts", () => {
     ["palette + tRNS", () => testPng(3, 8, { trns: true }), { grey: false, mayHaveAlpha: true, interlaced: false }],
     [
       "grey palette, opaque tRNS",
-      () => buildPng({ width: 2, height: 1, colorType: 3, bitDepth: 8, samples: new Uint16Array([0, 1]), palette: new Uint8Array([5, 5, 5, 9, 9, 9]), trns: new Uint8Array([255, 255]) }),
+      () =>
+        buildPng({
+          width: 2,
+          height: 1,
+          colorType: 3,
+          bitDepth: 8,
+          samples: new Uint16Array([0, 1]),
+          palette: new Uint8Array([5, 5, 5, 9, 9, 9]),
+          trns: new Uint8Array([255, 255]),
+        }),
       { grey: true, mayHaveAlpha: false, interlaced: false },
     ],
     [
       "palette with a tRNS longer than PLTE (ignored)",
-      () => buildPng({ width: 2, height: 1, colorType: 3, bitDepth: 8, samples: new Uint16Array([0, 1]), palette: new Uint8Array([5, 5, 5, 9, 9, 9]), trns: new Uint8Array([0, 0, 0]) }),
+      () =>
+        buildPng({
+          width: 2,
+          height: 1,
+          colorType: 3,
+          bitDepth: 8,
+          samples: new Uint16Array([0, 1]),
+          palette: new Uint8Array([5, 5, 5, 9, 9, 9]),
+          trns: new Uint8Array([0, 0, 0]),
+        }),
       { grey: true, mayHaveAlpha: false, interlaced: false },
     ],
   ];
@@ -393,7 +480,8 @@ describe("PngBandSource: header facts", () => {
       expect({ grey: src.grey, mayHaveAlpha: src.mayHaveAlpha, interlaced: src.interlaced }).toEqual(facts);
       // The facts hold for the pixels decodePng gives.
       const ref = await decodePng(bytes);
-      let grey = true, opaque = true;
+      let grey = true,
+        opaque = true;
       for (let i = 0; i < ref.data.length; i += 4) {
         if (ref.data[i] !== ref.data[i + 1] || ref.data[i] !== ref.data[i + 2]) grey = false;
         if (ref.data[i + 3] !== 255) opaque = false;
@@ -445,7 +533,13 @@ describe("PngBandSource: damaged files, same verdict as decodePng", () => {
     ["bad bit depth for RGB", png(ihdr(4, 2, 4, 2), chunk("IDAT", zg))],
     ["16-bit palette", png(ihdr(4, 2, 16, 3), chunk("PLTE", pal), chunk("IDAT", zg))],
     ["colour type 1", png(ihdr(4, 2, 8, 1), chunk("IDAT", zg))],
-    ["interlace method 2", png(ihdr(4, 2, 8, 0).map((v, i) => (i === 20 ? 2 : v)), chunk("IDAT", zg))],
+    [
+      "interlace method 2",
+      png(
+        ihdr(4, 2, 8, 0).map((v, i) => (i === 20 ? 2 : v)),
+        chunk("IDAT", zg),
+      ),
+    ],
     ["short IHDR", png(chunk("IHDR", ihdr(4, 2, 8, 0).subarray(8, 20)), chunk("IDAT", zg))],
     ["two IHDRs", png(ihdr(4, 2, 8, 0), ihdr(4, 2, 8, 0), chunk("IDAT", zg))],
     ["palette image without PLTE", png(ihdr(4, 2, 8, 3), chunk("IDAT", zp))],
@@ -453,7 +547,10 @@ describe("PngBandSource: damaged files, same verdict as decodePng", () => {
     ["two PLTEs", png(ihdr(4, 2, 8, 3), chunk("PLTE", pal), chunk("PLTE", pal), chunk("IDAT", zp))],
     ["tRNS before PLTE", png(ihdr(4, 2, 8, 3), chunk("tRNS", new Uint8Array([1])), chunk("PLTE", pal), chunk("IDAT", zp))],
     ["two tRNS", png(ihdr(4, 2, 8, 3), chunk("PLTE", pal), chunk("tRNS", new Uint8Array([1])), chunk("tRNS", new Uint8Array([1])), chunk("IDAT", zp))],
-    ["tRNS on grey+alpha", png(ihdr(4, 2, 8, 4), chunk("tRNS", new Uint8Array(2)), chunk("IDAT", zlibSync(rawImageData({ ...grey, colorType: 4, samples: new Uint16Array(16) }))))],
+    [
+      "tRNS on grey+alpha",
+      png(ihdr(4, 2, 8, 4), chunk("tRNS", new Uint8Array(2)), chunk("IDAT", zlibSync(rawImageData({ ...grey, colorType: 4, samples: new Uint16Array(16) })))),
+    ],
     ["short grey tRNS", png(ihdr(4, 2, 8, 0), chunk("tRNS", new Uint8Array([1])), chunk("IDAT", zg))],
     ["bad filter type", buildPng({ ...grey, filters: [0, 5] })],
     ["too few rows", png(ihdr(4, 2, 8, 0), chunk("IDAT", zlibSync(rawImageData(grey).subarray(0, 7))))],
@@ -463,11 +560,14 @@ describe("PngBandSource: damaged files, same verdict as decodePng", () => {
     ["corrupt deflate data", png(ihdr(4, 2, 8, 0), chunk("IDAT", flip(zg, 2)))],
     ["no chunk after the IDATs", concat([SIGNATURE, ihdr(4, 2, 8, 0), chunk("IDAT", zg)])],
     ["image data split by another chunk", png(ihdr(4, 2, 8, 0), chunk("IDAT", zg.subarray(0, 5)), text, chunk("IDAT", zg.subarray(5)))],
-    ["huge chunk length", (() => {
-      const b = png(ihdr(4, 2, 8, 0), text, chunk("IDAT", zg));
-      new DataView(b.buffer).setUint32(33, 0x80000000);
-      return b;
-    })()],
+    [
+      "huge chunk length",
+      (() => {
+        const b = png(ihdr(4, 2, 8, 0), text, chunk("IDAT", zg));
+        new DataView(b.buffer).setUint32(33, 0x80000000);
+        return b;
+      })(),
+    ],
   ];
   for (const [name, bytes] of refused) {
     it(`refuses: ${name}`, async () => {
@@ -494,7 +594,11 @@ describe("PngBandSource: damaged files, same verdict as decodePng", () => {
     // decodePng's WASM leaks its shadow stack on every refused file and, after
     // ~700 refusals in one isolate, refuses everything: the offsets are sampled
     // to stay far below that.
-    const files = [valid, testPng(2, 8, { width: 9, height: 6, idatSizes: [10, 7] }), testPng(3, 4, { width: 9, height: 6, trns: true, interlace: true, idatSizes: [13] })];
+    const files = [
+      valid,
+      testPng(2, 8, { width: 9, height: 6, idatSizes: [10, 7] }),
+      testPng(3, 4, { width: 9, height: 6, trns: true, interlace: true, idatSizes: [13] }),
+    ];
     for (const f of files) {
       const offsets = [...Array(f.length).keys()].filter((n) => f === valid || n % 7 === 3 || n >= f.length - 16);
       for (const n of offsets) {

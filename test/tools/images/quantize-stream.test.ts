@@ -46,7 +46,6 @@ function fewColours(width: number, height: number): Pixels {
   return { data, width, height };
 }
 
-
 /** Palette and indices through PaletteBuilder + Remapper, `rows` rows at a time. */
 function streamed(px: Pixels, rows: number, opts: { maxColors: number; quality: number; dither: boolean }, maxSamples?: number) {
   const builder = new PaletteBuilder(px.width, px.height, opts.maxColors, maxSamples);
@@ -163,7 +162,10 @@ describe("PNG zlib streams", () => {
   // fflate's Deflate (whose first 32 KB could otherwise point into its zeroed
   // window, fflate issue #260). Both roads must decode exactly.
   it("true colour, small (one zlib call) and big (streamed), decodes to the input", async () => {
-    for (const [w, h] of [[203, 157], [1100, 960]]) {
+    for (const [w, h] of [
+      [203, 157],
+      [1100, 960],
+    ]) {
       const px = photo(w, h, { alpha: true });
       const out = await decodePng(writePng(px, "rgba"));
       expect([out.width, out.height]).toEqual([w, h]);

@@ -34,7 +34,8 @@ function componentSteps(jpeg: Uint8Array): Uint16Array[] {
 
 /** A flat-colour YCbCr JPEG at 4:4:4 written by hand (MozJPEG here always writes 4:2:0). */
 function jpeg444(width: number, height: number): Uint8Array {
-  const mcusX = Math.ceil(width / 8), mcusY = Math.ceil(height / 8);
+  const mcusX = Math.ceil(width / 8),
+    mcusY = Math.ceil(height / 8);
   const comps = [1, 2, 3].map((id, i) => ({ id, h: 1, v: 1, tq: i === 0 ? 0 : 1, bw: mcusX, bh: mcusY, realBw: mcusX, realBh: mcusY }));
   const g = { width, height, hmax: 1, vmax: 1, mcusX, mcusY, mcuH: 8, components: comps };
   const dqt = [0, 1].map((id) => {
@@ -107,7 +108,8 @@ describe("JPEG compress in the DCT domain", () => {
     expect(sizeOf(out.bytes)).toEqual([2400, 1250]);
     // Written by the band writer: 4:2:0, whatever the input's sampling.
     expect(parseJpeg(out.bytes).frame?.components.map((c) => `${c.h}x${c.v}`)).toEqual(["2x2", "1x1", "1x1"]);
-    const before = await pixelsOf(input), after = await pixelsOf(out.bytes);
+    const before = await pixelsOf(input),
+      after = await pixelsOf(out.bytes);
     expect(meanAbsDiff(before, after)).toBeLessThan(2);
   });
 });

@@ -32,7 +32,15 @@ describe("resize image", () => {
 
   it("converts with target_format and quality", async () => {
     const input = await jpegOf(photo(400, 300));
-    for (const [target, format] of [["webp", "webp"], ["PNG", "png"], ["jpeg", "jpeg"], ["avif", "avif"], ["gif", "gif"], ["bmp", "bmp"], ["tiff", "tiff"]] as const) {
+    for (const [target, format] of [
+      ["webp", "webp"],
+      ["PNG", "png"],
+      ["jpeg", "jpeg"],
+      ["avif", "avif"],
+      ["gif", "gif"],
+      ["bmp", "bmp"],
+      ["tiff", "tiff"],
+    ] as const) {
       const out = await ok(PATH, { file: file(input, "a.jpg"), width: "120", target_format: target, quality: "60" });
       expect(formatOf(out.bytes), target).toBe(format);
       expect(sizeOf(out.bytes), target).toEqual([120, 90]);

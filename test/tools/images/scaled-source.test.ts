@@ -15,7 +15,8 @@ import { pixelsOf } from "./pixels";
 
 /** Mean absolute difference between `small` and `full` averaged over d x d cells. */
 function diffToBoxMean(small: Pixels, full: Pixels, d: number): number {
-  let sum = 0, n = 0;
+  let sum = 0,
+    n = 0;
   for (let y = 0; y < small.height - 1; y++) {
     for (let x = 0; x < small.width - 1; x++) {
       for (let c = 0; c < 3; c++) {

@@ -15,7 +15,8 @@ function blocks(width: number, height: number, share: number): Pixels {
   const blocksWide = width / 16;
   const few = Math.round((width / 16) * (height / 16) * share);
   for (let b = 0; b < few; b++) {
-    const bx = (b % blocksWide) * 16, by = Math.floor(b / blocksWide) * 16;
+    const bx = (b % blocksWide) * 16,
+      by = Math.floor(b / blocksWide) * 16;
     for (let y = by; y < by + 16; y++) {
       for (let x = bx; x < bx + 16; x++) px.data.set((x + y) % 3 ? [250, 250, 250] : [20, 20, 20], (y * width + x) * 4);
     }
@@ -25,7 +26,13 @@ function blocks(width: number, height: number, share: number): Pixels {
 
 describe("screen-content decision", () => {
   it("follows aom's rule: more than a tenth of the area in blocks of 2 to 4 luma values", () => {
-    for (const [share, screen] of [[0, false], [0.09, false], [0.1, false], [0.12, true], [0.6, true]] as const) {
+    for (const [share, screen] of [
+      [0, false],
+      [0.09, false],
+      [0.1, false],
+      [0.12, true],
+      [0.6, true],
+    ] as const) {
       const px = blocks(320, 320, share);
       const s = new ScreenContentStats();
       s.add(px.data, px.width, px.height);

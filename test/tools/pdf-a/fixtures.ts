@@ -17,7 +17,7 @@ export function toBase64(bytes: Uint8Array): string {
 /** Deterministic noise so a fixture is the same on every run. */
 function noise(seed: number): () => number {
   let x = seed;
-  return () => ((x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff) - 0.5;
+  return () => (x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff - 0.5;
 }
 
 /**
@@ -83,7 +83,12 @@ export async function pdfLibFacts(bytes: Uint8Array) {
   return {
     pages: doc.getPageCount(),
     title: doc.getTitle() ?? null,
-    fields: doc.catalog.get(PDFName.of("AcroForm")) ? doc.getForm().getFields().map((f) => f.getName()) : [],
+    fields: doc.catalog.get(PDFName.of("AcroForm"))
+      ? doc
+          .getForm()
+          .getFields()
+          .map((f) => f.getName())
+      : [],
     annotationSubtypes: subtypes.sort(),
     hasXmp: doc.catalog.get(PDFName.of("Metadata")) !== undefined,
   };
@@ -120,7 +125,6 @@ export async function isEncrypted(bytes: Uint8Array): Promise<boolean> {
     doc.destroy();
   }
 }
-
 
 /** Page texts and count, opening with `password` when the file needs one (for comparing against an unlocked copy). */
 export async function textOf(bytes: Uint8Array, password?: string): Promise<{ pages: number; text: string[] }> {

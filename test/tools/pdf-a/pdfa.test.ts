@@ -61,7 +61,14 @@ describe("POST /api/v1/pdf/pdfa/validate", () => {
     ];
     for (const [file, part, conformance] of cases) {
       const { body } = await validate(await corpusFile(file));
-      expect(body).toMatchObject({ success: true, likely_pdfa: true, has_output_intent: true, has_xmp_metadata: true, pdfa_part: part, pdfa_conformance: conformance });
+      expect(body).toMatchObject({
+        success: true,
+        likely_pdfa: true,
+        has_output_intent: true,
+        has_xmp_metadata: true,
+        pdfa_part: part,
+        pdfa_conformance: conformance,
+      });
       expect(body.note).toMatch(/structural/i);
     }
   });

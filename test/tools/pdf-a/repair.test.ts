@@ -56,10 +56,7 @@ async function assertClean(out: Uint8Array, pages: number) {
 }
 
 describeWithCorpus("repair over every damaged corpus file", async () => {
-  const files = [
-    ...(await corpusList("qpdf/damaged")).map((f) => `qpdf/damaged/${f}`),
-    ...(await corpusList("pdfjs/broken")).map((f) => `pdfjs/broken/${f}`),
-  ];
+  const files = [...(await corpusList("qpdf/damaged")).map((f) => `qpdf/damaged/${f}`), ...(await corpusList("pdfjs/broken")).map((f) => `pdfjs/broken/${f}`)];
 
   it("covers the whole corpus", () => {
     expect(files.length).toBeGreaterThanOrEqual(40);
@@ -100,7 +97,10 @@ describe("POST /api/v1/pdf/repair", () => {
   it("recovers a file whose cross-reference offsets all point to the wrong place", async () => {
     const good = await classicPdf(3, "Offsets");
     const latin = bytesToLatin1(good);
-    const broken = latin.replace(/(\n|\r)(\d{10}) (\d{5}) n/g, (_m, nl: string, off: string, gen: string) => `${nl}${String(Number(off) + 7).padStart(10, "0")} ${gen} n`);
+    const broken = latin.replace(
+      /(\n|\r)(\d{10}) (\d{5}) n/g,
+      (_m, nl: string, off: string, gen: string) => `${nl}${String(Number(off) + 7).padStart(10, "0")} ${gen} n`,
+    );
     expect(broken).not.toBe(latin);
     const bytes = latin1ToBytes(broken);
     const { res, body } = await repair(bytes);

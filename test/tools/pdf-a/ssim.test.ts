@@ -21,7 +21,11 @@ function naive(a: GrayImage, b: GrayImage): number {
         for (let i = 0; i < 8; i++) {
           const p = a.data[(y + j) * a.width + x + i];
           const q = b.data[(y + j) * a.width + x + i];
-          sa += p; sb += q; saa += p * p; sbb += q * q; sab += p * q;
+          sa += p;
+          sb += q;
+          saa += p * p;
+          sbb += q * q;
+          sab += p * q;
         }
       }
       const [ma, mb] = [sa / 64, sb / 64];
@@ -35,7 +39,7 @@ function naive(a: GrayImage, b: GrayImage): number {
 
 describe("ssim", () => {
   let seed = 3;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const scene = image(97, 61, (x, y) => 128 + 60 * Math.sin(x / 7) * Math.cos(y / 5));
 
   it("is 1 for identical images and matches the window-by-window formula otherwise", () => {
@@ -47,8 +51,23 @@ describe("ssim", () => {
   });
 
   it("refuses images of different sizes and compares tiny ones exactly", () => {
-    expect(() => ssim(scene, image(10, 10, () => 0))).toThrow();
-    expect(ssim(image(4, 4, () => 9), image(4, 4, () => 9))).toBe(1);
-    expect(ssim(image(4, 4, () => 9), image(4, 4, () => 10))).toBe(0);
+    expect(() =>
+      ssim(
+        scene,
+        image(10, 10, () => 0),
+      ),
+    ).toThrow();
+    expect(
+      ssim(
+        image(4, 4, () => 9),
+        image(4, 4, () => 9),
+      ),
+    ).toBe(1);
+    expect(
+      ssim(
+        image(4, 4, () => 9),
+        image(4, 4, () => 10),
+      ),
+    ).toBe(0);
   });
 });

@@ -9,7 +9,13 @@ type Fields = Parameters<typeof form>[0];
  * exactly `cost` (header, body and balance agree), a failing call is refunded
  * and reports 0, and (for free-try tools) an anonymous call costs 0.
  */
-export async function expectMetering(path: string, ok: () => Promise<Fields>, failing: () => Promise<Fields>, cost: number, anonymous: "free" | "401"): Promise<void> {
+export async function expectMetering(
+  path: string,
+  ok: () => Promise<Fields>,
+  failing: () => Promise<Fields>,
+  cost: number,
+  anonymous: "free" | "401",
+): Promise<void> {
   const acct = await accountWithKey({ credits: 500 });
   const before = await balanceOf(acct.token);
 

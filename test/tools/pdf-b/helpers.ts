@@ -28,8 +28,7 @@ export async function fixturePdf(pages: PageSpec[]): Promise<Uint8Array> {
   return doc.save();
 }
 
-export const plainPdf = (pages: number, label = "Page") =>
-  fixturePdf(Array.from({ length: pages }, (_, i) => ({ lines: [`${label} ${i + 1}`] })));
+export const plainPdf = (pages: number, label = "Page") => fixturePdf(Array.from({ length: pages }, (_, i) => ({ lines: [`${label} ${i + 1}`] })));
 
 export async function makeImage(format: "png" | "jpeg", w: number, h: number, rgbColor: [number, number, number], hole = false): Promise<Uint8Array> {
   const mupdf = await loadMupdf();
@@ -75,4 +74,3 @@ export async function encryptedPdf(): Promise<Uint8Array> {
 
 /** Bytes that claim to be a PDF but hold no readable document. */
 export const corruptPdf = (): Uint8Array => new TextEncoder().encode("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ngarbage garbage\n%%EOF\n");
-

@@ -152,7 +152,12 @@ export async function embeddedFonts(bytes: Uint8Array): Promise<string[]> {
 export const squash = (s: string): string => s.replace(/\s+/g, "");
 
 /** Centres and sizes (points) of the separate patches `match` picks on a rendered page. */
-export async function blobsOn(bytes: Uint8Array, pageIndex: number, match: Rgb, dpi = 36): Promise<{ cx: number; cy: number; w: number; h: number; edge: boolean }[]> {
+export async function blobsOn(
+  bytes: Uint8Array,
+  pageIndex: number,
+  match: Rgb,
+  dpi = 36,
+): Promise<{ cx: number; cy: number; w: number; h: number; edge: boolean }[]> {
   const mupdf = await loadMupdf();
   const doc = mupdf.Document.openDocument(bytes, "application/pdf");
   const page = doc.loadPage(pageIndex);
@@ -165,7 +170,8 @@ export async function blobsOn(bytes: Uint8Array, pageIndex: number, match: Rgb, 
     const px = pix.getPixels();
     const label = new Int32Array(w * h).fill(-1);
     const out: { cx: number; cy: number; w: number; h: number; edge: boolean }[] = [];
-    const on = (i: number) => match(px[Math.floor(i / w) * stride + (i % w) * 3], px[Math.floor(i / w) * stride + (i % w) * 3 + 1], px[Math.floor(i / w) * stride + (i % w) * 3 + 2]);
+    const on = (i: number) =>
+      match(px[Math.floor(i / w) * stride + (i % w) * 3], px[Math.floor(i / w) * stride + (i % w) * 3 + 1], px[Math.floor(i / w) * stride + (i % w) * 3 + 2]);
     for (let start = 0; start < w * h; start++) {
       if (label[start] >= 0 || !on(start)) continue;
       const stack = [start];

@@ -4,14 +4,32 @@ import { anchorCenter, apply, stampMatrix, tileCenters, visualSize } from "../..
 
 describe("page-number formatting", () => {
   it("Roman numerals", () => {
-    const cases: [number, string][] = [[1, "i"], [4, "iv"], [9, "ix"], [14, "xiv"], [40, "xl"], [90, "xc"], [400, "cd"], [1994, "mcmxciv"], [3999, "mmmcmxcix"]];
+    const cases: [number, string][] = [
+      [1, "i"],
+      [4, "iv"],
+      [9, "ix"],
+      [14, "xiv"],
+      [40, "xl"],
+      [90, "xc"],
+      [400, "cd"],
+      [1994, "mcmxciv"],
+      [3999, "mmmcmxcix"],
+    ];
     for (const [n, r] of cases) expect(toRoman(n)).toBe(r);
     expect(() => toRoman(0)).toThrow(FormatError);
     expect(() => toRoman(4000)).toThrow(FormatError);
   });
 
   it("letters run like spreadsheet columns", () => {
-    const cases: [number, string][] = [[1, "a"], [26, "z"], [27, "aa"], [52, "az"], [53, "ba"], [702, "zz"], [703, "aaa"]];
+    const cases: [number, string][] = [
+      [1, "a"],
+      [26, "z"],
+      [27, "aa"],
+      [52, "az"],
+      [53, "ba"],
+      [702, "zz"],
+      [703, "aaa"],
+    ];
     for (const [n, a] of cases) expect(toAlpha(n)).toBe(a);
     expect(() => toAlpha(0)).toThrow(FormatError);
   });

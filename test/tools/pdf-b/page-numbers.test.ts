@@ -40,8 +40,16 @@ describe("page numbers: format", () => {
     ["{alpha}", { fmt: "{alpha}", start: "25" }, ["y", "z", "aa", "ab"]],
     ["{ALPHA}", { fmt: "{ALPHA}", start: "1" }, ["A", "B", "C", "D"]],
     ["literal text around {n} and {total}", { fmt: "Page {n} of {total}" }, ["Page 1 of 4", "Page 2 of 4", "Page 3 of 4", "Page 4 of 4"]],
-    ["every token at once", { fmt: "{n}/{roman}/{ROMAN}/{alpha}/{ALPHA}/{total}", start: "3" }, ["3/iii/III/c/C/4", "4/iv/IV/d/D/4", "5/v/V/e/E/4", "6/vi/VI/f/F/4"]],
-    ["non-ASCII literals", { fmt: "Seite {n} · Страница {n} · 第{n}页" }, ["Seite1·Страница1·第1页", "Seite2·Страница2·第2页", "Seite3·Страница3·第3页", "Seite4·Страница4·第4页"]],
+    [
+      "every token at once",
+      { fmt: "{n}/{roman}/{ROMAN}/{alpha}/{ALPHA}/{total}", start: "3" },
+      ["3/iii/III/c/C/4", "4/iv/IV/d/D/4", "5/v/V/e/E/4", "6/vi/VI/f/F/4"],
+    ],
+    [
+      "non-ASCII literals",
+      { fmt: "Seite {n} · Страница {n} · 第{n}页" },
+      ["Seite1·Страница1·第1页", "Seite2·Страница2·第2页", "Seite3·Страница3·第3页", "Seite4·Страница4·第4页"],
+    ],
     ["repeated braces that are not tokens", { fmt: "[{n}] {{n}}" }, ["[1]{1}", "[2]{2}", "[3]{3}", "[4]{4}"]],
   ];
   for (const [label, fields, expected] of formats) {

@@ -88,8 +88,22 @@ describeWithCorpus("redact: Presidio's recogniser strings, one type at a time", 
     .split("\n")
     .slice(1)
     .map((l) => l.split("\t"))
-    .map(([entity, text, , values]) => ({ entity, text, expected: JSON.parse(values.startsWith('"') ? values.slice(1, -1).replace(/""/g, '"') : values) as string[] }));
-  const TYPE: Record<string, string> = { CREDIT_CARD: "CREDIT_CARD", IN_AADHAAR: "AADHAAR", IBAN: "IBAN", US_SSN: "US_SSN", US_ITIN: "US_ITIN", IN_PAN: "PAN_INDIA", EMAIL: "EMAIL", IP_ADDRESS: "IP_ADDRESS", PHONE_NUMBER: "PHONE" };
+    .map(([entity, text, , values]) => ({
+      entity,
+      text,
+      expected: JSON.parse(values.startsWith('"') ? values.slice(1, -1).replace(/""/g, '"') : values) as string[],
+    }));
+  const TYPE: Record<string, string> = {
+    CREDIT_CARD: "CREDIT_CARD",
+    IN_AADHAAR: "AADHAAR",
+    IBAN: "IBAN",
+    US_SSN: "US_SSN",
+    US_ITIN: "US_ITIN",
+    IN_PAN: "PAN_INDIA",
+    EMAIL: "EMAIL",
+    IP_ADDRESS: "IP_ADDRESS",
+    PHONE_NUMBER: "PHONE",
+  };
   // The rows pii-detectors.test.ts lists as deliberate differences are left out here.
   const deliberate = (r: (typeof rows)[number]) =>
     (r.entity === "IP_ADDRESS" && r.text.includes(":")) ||
@@ -178,7 +192,10 @@ describe("redact: layout", () => {
 
   it("removes text drawn from a Form XObject shared by every page", async () => {
     // The text watermark draws its text from one shared Form XObject.
-    const w = await postForm("/api/v1/watermark/text", { file: file(await fixturePdf([{ lines: ["one"] }, { lines: ["two"] }]), "a.pdf"), text: "jane@example.org" });
+    const w = await postForm("/api/v1/watermark/text", {
+      file: file(await fixturePdf([{ lines: ["one"] }, { lines: ["two"] }]), "a.pdf"),
+      text: "jane@example.org",
+    });
     const stamped = await download(((await w.json()) as { url: string }).url);
     expect((await pageTexts(stamped)).every((t) => t.includes("jane@example.org"))).toBe(true);
     const { body, texts } = await redact(stamped);

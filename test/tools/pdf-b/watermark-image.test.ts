@@ -88,7 +88,11 @@ describe("image watermark: PNG and JPEG", () => {
 describe("image watermark: size and placement", () => {
   it("scale 1.0 is 30% of the page width; 0.5 and 2.0 follow", async () => {
     const image = png(await makeImage("png", 400, 200, [0, 0, 255]));
-    for (const [scale, share] of [["1", 0.3], ["0.5", 0.15], ["2", 0.6]] as const) {
+    for (const [scale, share] of [
+      ["1", 0.3],
+      ["0.5", 0.15],
+      ["2", 0.6],
+    ] as const) {
       const { out } = await stamp(await plainPdf(1), image, { scale, opacity: "1" });
       const ink = await inkOn(out, 0, bluish);
       expect((ink.box[2] - ink.box[0]) / 595).toBeCloseTo(share, 1);
@@ -201,4 +205,3 @@ describe("image watermark: credits", () => {
     );
   });
 });
-

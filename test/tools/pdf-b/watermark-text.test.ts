@@ -210,7 +210,11 @@ describe("text watermark: errors", () => {
     expect((await problem(res)).errors?.map((e) => e.field)).toContain("text");
   });
 
-  for (const [label, text] of [["Hebrew", "שלום"], ["Vietnamese stacked accents", "Tiếng Việt"], ["emoji", "OK 😀"]]) {
+  for (const [label, text] of [
+    ["Hebrew", "שלום"],
+    ["Vietnamese stacked accents", "Tiếng Việt"],
+    ["emoji", "OK 😀"],
+  ]) {
     it(`422 for characters no shipped font can draw (${label})`, async () => {
       const res = await postForm(PATH, { file: file(await plainPdf(1), "a.pdf"), text });
       expect(res.status).toBe(422);

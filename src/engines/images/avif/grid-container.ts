@@ -112,15 +112,15 @@ export function writeGridAvif(layout: GridLayout, tiles: readonly GridTile[], br
   for (const t of tiles) {
     if ((t.alpha !== undefined) !== withAlpha) throw new Error("AVIF grid: tiles disagree on alpha.");
     for (const item of t.alpha ? [t.color, t.alpha] : [t.color]) {
-      if (item.width !== tileWidth || item.height !== tileHeight) throw new Error(`AVIF grid: a tile is ${item.width}x${item.height}, not ${tileWidth}x${tileHeight}.`);
+      if (item.width !== tileWidth || item.height !== tileHeight)
+        throw new Error(`AVIF grid: a tile is ${item.width}x${item.height}, not ${tileWidth}x${tileHeight}.`);
     }
   }
   const itemCount = (1 + tiles.length) * (withAlpha ? 2 : 1);
   if (itemCount > 0xffff) throw new Error("AVIF grid: too many items.");
 
   // Grid properties: those of the first tile, minus the codec configuration, with the output size.
-  const gridProps = (tile: AvifImageItem): ItemProp[] =>
-    tile.props.filter((p) => p.type !== "av1C").map((p) => (p.type === "ispe" ? ispe(width, height) : p));
+  const gridProps = (tile: AvifImageItem): ItemProp[] => tile.props.filter((p) => p.type !== "av1C").map((p) => (p.type === "ispe" ? ispe(width, height) : p));
 
   const descriptor = gridDescriptor(layout);
   const items: HeifItem[] = [];
@@ -134,7 +134,9 @@ export function writeGridAvif(layout: GridLayout, tiles: readonly GridTile[], br
   if (withAlpha) {
     const alphaGrid: HeifItem = { id: 2 + tiles.length, type: "grid", name: "Alpha", hidden: false, payload: descriptor, props: gridProps(tiles[0].alpha!) };
     items.push(alphaGrid);
-    const alphaTiles = tiles.map((t, i): HeifItem => ({ id: alphaGrid.id + 1 + i, type: "av01", name: "Alpha", hidden: true, payload: t.alpha!.payload, props: t.alpha!.props }));
+    const alphaTiles = tiles.map(
+      (t, i): HeifItem => ({ id: alphaGrid.id + 1 + i, type: "av01", name: "Alpha", hidden: true, payload: t.alpha!.payload, props: t.alpha!.props }),
+    );
     items.push(...alphaTiles);
     references.push({ type: "dimg", from: alphaGrid.id, to: alphaTiles.map((t) => t.id) }, { type: "auxl", from: alphaGrid.id, to: [colorGrid.id] });
   }

@@ -93,74 +93,109 @@ export function writeHeif(file: HeifFile): Uint8Array {
   });
 
   const ilocFixups: { at: number; item: HeifItem }[] = [];
-  box(w, "meta", () => {
-    box(w, "hdlr", () => {
-      w.u32be(0); // pre_defined
-      w.text("pict");
-      w.u32be(0);
-      w.u32be(0);
-      w.u32be(0);
-      w.u8(0); // empty name
-    }, { version: 0, flags: 0 });
-    box(w, "pitm", () => w.u16be(primary), { version: 0, flags: 0 });
-    box(w, "iloc", () => {
-      w.u8(0x44); // offset_size 4, length_size 4
-      w.u8(0x00); // base_offset_size 0, reserved
-      w.u16be(items.length);
-      for (const it of items) {
-        w.u16be(it.id);
-        w.u16be(0); // data_reference_index
-        w.u16be(1); // extent_count
-        ilocFixups.push({ at: w.length, item: it });
-        w.u32be(0); // extent_offset, patched below
-        w.u32be(it.payload.length);
-      }
-    }, { version: 0, flags: 0 });
-    box(w, "iinf", () => {
-      w.u16be(items.length);
-      for (const it of items) {
-        box(w, "infe", () => {
-          w.u16be(it.id);
-          w.u16be(0); // item_protection_index
-          w.text(it.type);
-          w.text(it.name);
-          w.u8(0);
-        }, { version: 2, flags: it.hidden ? 1 : 0 });
-      }
-    }, { version: 0, flags: 0 });
-    if (file.references?.length) {
-      box(w, "iref", () => {
-        for (const ref of file.references!) {
-          box(w, ref.type, () => {
-            w.u16be(ref.from);
-            w.u16be(ref.to.length);
-            for (const t of ref.to) w.u16be(t);
-          });
-        }
-      }, { version: 0, flags: 0 });
-    }
-    box(w, "iprp", () => {
-      box(w, "ipco", () => {
-        for (const p of boxes) w.bytes(p);
-      });
-      box(w, "ipma", () => {
-        w.u32be(items.length);
-        items.forEach((it, i) => {
-          w.u16be(it.id);
-          w.u8(assoc[i].length);
-          for (const [idx, ess] of assoc[i]) {
-            if (wideIndex) w.u16be((ess ? 0x8000 : 0) | idx);
-            else w.u8((ess ? 0x80 : 0) | idx);
+  box(
+    w,
+    "meta",
+    () => {
+      box(
+        w,
+        "hdlr",
+        () => {
+          w.u32be(0); // pre_defined
+          w.text("pict");
+          w.u32be(0);
+          w.u32be(0);
+          w.u32be(0);
+          w.u8(0); // empty name
+        },
+        { version: 0, flags: 0 },
+      );
+      box(w, "pitm", () => w.u16be(primary), { version: 0, flags: 0 });
+      box(
+        w,
+        "iloc",
+        () => {
+          w.u8(0x44); // offset_size 4, length_size 4
+          w.u8(0x00); // base_offset_size 0, reserved
+          w.u16be(items.length);
+          for (const it of items) {
+            w.u16be(it.id);
+            w.u16be(0); // data_reference_index
+            w.u16be(1); // extent_count
+            ilocFixups.push({ at: w.length, item: it });
+            w.u32be(0); // extent_offset, patched below
+            w.u32be(it.payload.length);
           }
+        },
+        { version: 0, flags: 0 },
+      );
+      box(
+        w,
+        "iinf",
+        () => {
+          w.u16be(items.length);
+          for (const it of items) {
+            box(
+              w,
+              "infe",
+              () => {
+                w.u16be(it.id);
+                w.u16be(0); // item_protection_index
+                w.text(it.type);
+                w.text(it.name);
+                w.u8(0);
+              },
+              { version: 2, flags: it.hidden ? 1 : 0 },
+            );
+          }
+        },
+        { version: 0, flags: 0 },
+      );
+      if (file.references?.length) {
+        box(
+          w,
+          "iref",
+          () => {
+            for (const ref of file.references!) {
+              box(w, ref.type, () => {
+                w.u16be(ref.from);
+                w.u16be(ref.to.length);
+                for (const t of ref.to) w.u16be(t);
+              });
+            }
+          },
+          { version: 0, flags: 0 },
+        );
+      }
+      box(w, "iprp", () => {
+        box(w, "ipco", () => {
+          for (const p of boxes) w.bytes(p);
         });
-      }, { version: 0, flags: wideIndex ? 1 : 0 });
-    });
-  }, { version: 0, flags: 0 });
+        box(
+          w,
+          "ipma",
+          () => {
+            w.u32be(items.length);
+            items.forEach((it, i) => {
+              w.u16be(it.id);
+              w.u8(assoc[i].length);
+              for (const [idx, ess] of assoc[i]) {
+                if (wideIndex) w.u16be((ess ? 0x8000 : 0) | idx);
+                else w.u8((ess ? 0x80 : 0) | idx);
+              }
+            });
+          },
+          { version: 0, flags: wideIndex ? 1 : 0 },
+        );
+      });
+    },
+    { version: 0, flags: 0 },
+  );
 
   // mdat: each distinct payload once (a grid's colour and alpha grids share one descriptor).
   let dataSize = 0;
   const seen = new Set<Uint8Array>();
-  for (const it of items) if (!seen.has(it.payload)) (seen.add(it.payload), (dataSize += it.payload.length));
+  for (const it of items) if (!seen.has(it.payload)) seen.add(it.payload), (dataSize += it.payload.length);
   const mdatHeader = dataSize + 8 > 0xffffffff ? 16 : 8;
   const metaEnd = w.length;
   const out = new Uint8Array(metaEnd + mdatHeader + dataSize);

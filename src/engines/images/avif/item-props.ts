@@ -25,10 +25,15 @@ export function ispe(width: number, height: number): ItemProp {
 
 /** 8 bits in each of `channels` channels. */
 export function pixi(channels: 1 | 3): ItemProp {
-  return prop("pixi", false, (w) => {
-    w.u8(channels);
-    for (let i = 0; i < channels; i++) w.u8(8);
-  }, 0);
+  return prop(
+    "pixi",
+    false,
+    (w) => {
+      w.u8(channels);
+      for (let i = 0; i < channels; i++) w.u8(8);
+    },
+    0,
+  );
 }
 
 /** What av1C repeats from an 8-bit AV1 sequence header. */
@@ -67,8 +72,13 @@ export function colrNclx(): ItemProp {
 }
 
 export function auxCAlpha(): ItemProp {
-  return prop("auxC", false, (w) => {
-    w.text(ALPHA_URN);
-    w.u8(0);
-  }, 0);
+  return prop(
+    "auxC",
+    false,
+    (w) => {
+      w.text(ALPHA_URN);
+      w.u8(0);
+    },
+    0,
+  );
 }

@@ -89,7 +89,8 @@ function unRle(b: Uint8Array, h: BmpHeader): Uint8Array {
     x++;
   };
   while (at + 1 < b.length && y < h.height) {
-    const n = b[at], v = b[at + 1];
+    const n = b[at],
+      v = b[at + 1];
     at += 2;
     if (n > 0) {
       for (let k = 0; k < n; k++) put(four ? (k & 1 ? v & 15 : v >> 4) : v);
@@ -128,7 +129,8 @@ export function decodeBmp(b: Uint8Array): Pixels {
     for (let s = 0; s < ht; s++) {
       const y = rowOf(s);
       for (let x = 0; x < w; x++) {
-        const c = idx[s * w + x], o = (y * w + x) * 4;
+        const c = idx[s * w + x],
+          o = (y * w + x) * 4;
         out[o] = pal[c * 3];
         out[o + 1] = pal[c * 3 + 1];
         out[o + 2] = pal[c * 3 + 2];

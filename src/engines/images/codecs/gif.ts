@@ -146,7 +146,10 @@ export function decodeGif(b: Uint8Array): GifImage {
     }
     if (at + 9 > b.length) throw corrupt("an image header is cut short");
     frames++;
-    const fx = u16le(b, at), fy = u16le(b, at + 2), fw = u16le(b, at + 4), fh = u16le(b, at + 6);
+    const fx = u16le(b, at),
+      fy = u16le(b, at + 2),
+      fw = u16le(b, at + 4),
+      fh = u16le(b, at + 6);
     const flags = b[at + 8];
     let local: Uint8Array | null;
     [local, at] = readPalette(b, at + 9, flags);
@@ -179,7 +182,12 @@ interface FrameRect {
 
 /** GIF interlacing stores rows in four passes: 0,8,16.. then 4,12.. then 2,6.. then 1,3.. */
 function interlacedRow(i: number, h: number): number {
-  const passes: [number, number][] = [[0, 8], [4, 8], [2, 4], [1, 2]];
+  const passes: [number, number][] = [
+    [0, 8],
+    [4, 8],
+    [2, 4],
+    [1, 2],
+  ];
   for (const [start, step] of passes) {
     const n = Math.ceil(Math.max(0, h - start) / step);
     if (i < n) return start + i * step;

@@ -38,7 +38,9 @@ function ihdr(width: number, height: number, depth: number, colorType: number): 
 
 const paeth = (a: number, b: number, c: number): number => {
   const p = a + b - c;
-  const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+  const pa = Math.abs(p - a),
+    pb = Math.abs(p - b),
+    pc = Math.abs(p - c);
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 };
 
@@ -185,7 +187,7 @@ class IdatStream {
       if (this.pendingLength < WINDOW) return;
       // zlib header (deflate, 32 KB window, level hint, no dictionary), then the prefix as one stored, non-final block.
       const flg = (this.level === 9 ? 3 : 2) << 6;
-      this.keep(new Uint8Array([0x78, flg | (31 - ((0x78 << 8) | flg) % 31), 0, WINDOW & 0xff, WINDOW >> 8, ~WINDOW & 0xff, (~WINDOW >> 8) & 0xff]));
+      this.keep(new Uint8Array([0x78, flg | (31 - (((0x78 << 8) | flg) % 31)), 0, WINDOW & 0xff, WINDOW >> 8, ~WINDOW & 0xff, (~WINDOW >> 8) & 0xff]));
       this.keep(this.pending!);
       this.deflate = new Deflate({ level: this.level, dictionary: this.pending! });
       this.deflate.ondata = (data) => this.keep(data);
@@ -332,7 +334,13 @@ export class PalettePngRowWriter {
     this.depth = n <= 2 ? 1 : n <= 4 ? 2 : n <= 16 ? 4 : 8;
     this.rowBytes = Math.ceil((width * this.depth) / 8);
     this.head = [ihdr(width, height, this.depth, 3), chunk("PLTE", plte)];
-    if (translucent) this.head.push(chunk("tRNS", Uint8Array.from(order.slice(0, translucent), (old) => colors[old * 4 + 3])));
+    if (translucent)
+      this.head.push(
+        chunk(
+          "tRNS",
+          Uint8Array.from(order.slice(0, translucent), (old) => colors[old * 4 + 3]),
+        ),
+      );
     this.idat = new IdatStream(height, this.rowBytes + 1, 9);
   }
 

@@ -29,7 +29,8 @@ export interface TiffImage {
  * (the unsubsampled size), so each strip's units start there.
  */
 function ycbcrToRgba(ifd: Ifd, data: Uint8Array): Uint8Array {
-  const w = ifd.width, h = ifd.height;
+  const w = ifd.width,
+    h = ifd.height;
   const [sh, sv] = tag(ifd, 530) ?? [2, 2];
   const rps = Math.min(tag(ifd, 278)?.[0] ?? h, h);
   const luma = (tag(ifd, 529) as unknown as number[][] | undefined)?.map(([n, d]) => n / d) ?? [0.299, 0.587, 0.114];
@@ -48,7 +49,8 @@ function ycbcrToRgba(ifd: Ifd, data: Uint8Array): Uint8Array {
       const cr = data[at + sh * sv + 1] - 128;
       for (let j = 0; j < sv; j++) {
         for (let i = 0; i < sh; i++) {
-          const x = bx * sh + i, y = by * sv + j;
+          const x = bx * sh + i,
+            y = by * sv + j;
           if (x >= w || y >= h) continue;
           const Y = data[at + j * sh + i];
           const r = Y + cr * (2 - 2 * lr);
@@ -79,7 +81,8 @@ export function decodeTiff(b: Uint8Array): TiffImage {
   const ifd = ifds.find((i) => tag(i, 256) && tag(i, 257));
   if (!ifd) throw corrupt("no image in the file");
   const compression = tag(ifd, 259)?.[0] ?? 1;
-  if (compression === 6) throw corrupt("old-style JPEG-in-TIFF (compression 6) is deprecated and not supported; re-save the file with JPEG (7) or Deflate compression");
+  if (compression === 6)
+    throw corrupt("old-style JPEG-in-TIFF (compression 6) is deprecated and not supported; re-save the file with JPEG (7) or Deflate compression");
   const buffer = b.slice().buffer;
   try {
     UTIF.decodeImage(buffer, ifd);

@@ -47,7 +47,7 @@ class QmDecoder {
 
   private byte(): number {
     if (this.marker || this.pos >= this.b.length) return 0;
-    let v = this.b[this.pos++];
+    const v = this.b[this.pos++];
     if (v !== 0xff) return v;
     while (this.b[this.pos] === 0xff) this.pos++;
     if (this.b[this.pos] === 0) {
@@ -119,7 +119,9 @@ function conditioning(s: JpegStructure, before: number): Conditioning {
   for (const seg of s.segments) {
     if (seg.offset > before || seg.marker !== DAC) continue;
     for (let at = 0; at + 1 < seg.data.length; at += 2) {
-      const tc = seg.data[at] >> 4, tb = seg.data[at] & 3, v = seg.data[at + 1];
+      const tc = seg.data[at] >> 4,
+        tb = seg.data[at] & 3,
+        v = seg.data[at + 1];
       if (tc === 0) {
         cond.dcL[tb] = v & 15;
         cond.dcU[tb] = v >> 4;
@@ -183,7 +185,8 @@ class ScanState {
     st += 2 + sign;
     let m = this.qm.decode(bins, st);
     if (m) [m, st] = this.category(bins, 20, m);
-    const small = (1 << this.cond.dcL[td]) >> 1, large = (1 << this.cond.dcU[td]) >> 1;
+    const small = (1 << this.cond.dcL[td]) >> 1,
+      large = (1 << this.cond.dcU[td]) >> 1;
     this.dcContext[ci] = m < small ? 0 : m > large ? 12 + sign * 4 : 4 + sign * 4;
     const v = this.bits(bins, st, m);
     return sign ? -v : v;
@@ -253,7 +256,8 @@ export class ArithmeticPlanes {
         restart();
         for (const { index, td, ta } of h.components) {
           const c = g.components[index];
-          for (let v = 0; v < c.v; v++) for (let hh = 0; hh < c.h; hh++) st.block(index, this.planes[index], ((my * c.v + v) * c.bw + mx * c.h + hh) * 64, td, ta);
+          for (let v = 0; v < c.v; v++)
+            for (let hh = 0; hh < c.h; hh++) st.block(index, this.planes[index], ((my * c.v + v) * c.bw + mx * c.h + hh) * 64, td, ta);
         }
       }
     }

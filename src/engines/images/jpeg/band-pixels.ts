@@ -18,7 +18,8 @@ export function joinBands(g: FrameGeometry, bands: CoefBand[]): CoefBand {
   return {
     firstMcuRow: bands[0].firstMcuRow,
     mcuRows: bands.reduce((n, b) => n + b.mcuRows, 0),
-    planes: g.components.map((_, i) => concat(bands.map((b) => new Uint8Array(b.planes[i].buffer, b.planes[i].byteOffset, b.planes[i].byteLength))))
+    planes: g.components
+      .map((_, i) => concat(bands.map((b) => new Uint8Array(b.planes[i].buffer, b.planes[i].byteOffset, b.planes[i].byteLength))))
       .map((u8) => new Int16Array(u8.buffer, u8.byteOffset, u8.byteLength / 2)),
   };
 }

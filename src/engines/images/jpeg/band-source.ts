@@ -80,7 +80,10 @@ export class JpegBandSource implements BandSource {
       // One MCU row of the following band is enough context for upsampling.
       if (next) parts.push(sliceRows(g, next, 0, 1));
       const window = joinBands(g, parts);
-      const px = g.components.length === 4 ? await cmykBandPixels(g, this.reader.dqt, window, this.adobeTransform) : await bandPixels(g, this.reader.dqt, window, this.extra);
+      const px =
+        g.components.length === 4
+          ? await cmykBandPixels(g, this.reader.dqt, window, this.adobeTransform)
+          : await bandPixels(g, this.reader.dqt, window, this.extra);
       const skip = above ? g.mcuH : 0;
       const y = current.firstMcuRow * g.mcuH;
       const rows = Math.min(current.mcuRows * g.mcuH, this.height - y);

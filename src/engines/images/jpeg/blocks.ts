@@ -1,4 +1,4 @@
-import { BitReader, BitWriter, category, extraBits } from "./bit-io";
+import { type BitReader, type BitWriter, category, extraBits } from "./bit-io";
 import type { DecodeTable, EncodeTable } from "./huffman";
 
 // One 8x8 block of quantised coefficients, zig-zag order, baseline coding.

@@ -57,11 +57,15 @@ export async function cmykBandPixels(g: FrameGeometry, dqt: Uint8Array[], band: 
   const inverted = adobeTransform !== null;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < g.width; x++) {
-      let c = sample(0, x, y), m = sample(1, x, y), ye = sample(2, x, y);
+      let c = sample(0, x, y),
+        m = sample(1, x, y),
+        ye = sample(2, x, y);
       const k = sample(3, x, y);
       if (adobeTransform === 2) {
         // YCCK: the first three are YCbCr of (255 - CMY), as libjpeg undoes it.
-        const Y = c, cb = m - 128, cr = ye - 128;
+        const Y = c,
+          cb = m - 128,
+          cr = ye - 128;
         c = 255 - (Y + 1.402 * cr);
         m = 255 - (Y - 0.344136 * cb - 0.714136 * cr);
         ye = 255 - (Y + 1.772 * cb);

@@ -71,7 +71,7 @@ export function emptyTables(): Tables {
 }
 
 /** Applies DQT/DHT/DRI segments (those before `beforeOffset`, i.e. before a given scan). */
-export function readTables(b: Uint8Array, s: JpegStructure, beforeOffset: number, into = emptyTables()): Tables {
+export function readTables(_b: Uint8Array, s: JpegStructure, beforeOffset: number, into = emptyTables()): Tables {
   for (const seg of s.segments) {
     if (seg.offset > beforeOffset) break;
     if (seg.marker === DQT) into.dqt.push(seg.data);

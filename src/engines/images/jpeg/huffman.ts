@@ -73,10 +73,18 @@ export function optimalSpec(freqIn: ArrayLike<number>): HuffmanSpec {
   for (;;) {
     let c1 = -1;
     let v = Infinity;
-    for (let i = 0; i <= 256; i++) if (freq[i] && freq[i] <= v) { v = freq[i]; c1 = i; }
+    for (let i = 0; i <= 256; i++)
+      if (freq[i] && freq[i] <= v) {
+        v = freq[i];
+        c1 = i;
+      }
     let c2 = -1;
     v = Infinity;
-    for (let i = 0; i <= 256; i++) if (freq[i] && freq[i] <= v && i !== c1) { v = freq[i]; c2 = i; }
+    for (let i = 0; i <= 256; i++)
+      if (freq[i] && freq[i] <= v && i !== c1) {
+        v = freq[i];
+        c2 = i;
+      }
     if (c2 < 0) break;
     freq[c1] += freq[c2];
     freq[c2] = 0;

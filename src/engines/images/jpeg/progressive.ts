@@ -27,7 +27,8 @@ function decodeAcFirst(st: ScanState, t: DecodeTable, plane: Int16Array, at: num
   }
   for (let k = h.ss; k <= h.se; ) {
     const rs = st.r.decode(t);
-    const run = rs >> 4, s = rs & 15;
+    const run = rs >> 4,
+      s = rs & 15;
     if (s === 0) {
       if (run < 15) {
         st.eobrun = (1 << run) - 1 + (run ? st.r.receive(run) : 0);
@@ -44,7 +45,8 @@ function decodeAcFirst(st: ScanState, t: DecodeTable, plane: Int16Array, at: num
 }
 
 function decodeAcRefine(st: ScanState, t: DecodeTable, plane: Int16Array, at: number, h: ScanHeader): void {
-  const p1 = 1 << h.al, m1 = -1 << h.al;
+  const p1 = 1 << h.al,
+    m1 = -1 << h.al;
   let k = h.ss;
   const refine = (idx: number) => {
     const v = plane[at + idx];
@@ -148,7 +150,8 @@ export class ProgressiveReader {
       const plane = band.planes[ci];
       if (!this.progressive) {
         // Sequential scan of some components: baseline block coding.
-        const dc = tables.dc[td], ac = tables.ac[ta];
+        const dc = tables.dc[td],
+          ac = tables.ac[ta];
         if (!dc || !ac) throw new Error("missing Huffman table");
         preds[ci] = decodeBlock(st.r, dc, ac, plane, at, preds[ci]);
       } else if (h.ss === 0) {

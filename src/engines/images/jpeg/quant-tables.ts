@@ -61,7 +61,9 @@ export async function mozjpegTables(quality: number): Promise<MozjpegLayout> {
   const px = { data: new Uint8Array(16 * 16 * 4).fill(128), width: 16, height: 16 };
   const s = parseJpeg(await encodeJpeg(px, quality, { progressive: false }));
   const t = readQuantTables(s);
-  const luma = t.get(0), chroma = t.get(1), y = s.frame?.components[0];
+  const luma = t.get(0),
+    chroma = t.get(1),
+    y = s.frame?.components[0];
   if (!luma || !chroma || !y) throw new Error("MozJPEG wrote no quantisation tables");
   const layout: MozjpegLayout = { luma, chroma, lumaSampling: [y.h, y.v] };
   cache.set(quality, layout);

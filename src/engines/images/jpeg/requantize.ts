@@ -36,7 +36,7 @@ const JFIF = new Uint8Array([0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1,
  */
 export async function canRequantize(s: JpegStructure, quality: number): Promise<boolean> {
   const f = s.frame;
-  if (!f || f.precision !== 8 || isArithmetic(f.marker)) return false;
+  if (f?.precision !== 8 || isArithmetic(f.marker)) return false;
   if (f.components.length === 1) return true;
   if (f.components.length !== 3) return false;
   const [y, cb, cr] = f.components;

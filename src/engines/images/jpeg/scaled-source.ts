@@ -42,14 +42,15 @@ const ZIGZAG = (() => {
 /** Greyscale or YCbCr, Huffman-coded, integer sampling ratios: what this source can decode. */
 export function canDecodeScaled(s: JpegStructure): boolean {
   const f = s.frame;
-  if (!f || f.precision !== 8 || isArithmetic(f.marker)) return false;
+  if (f?.precision !== 8 || isArithmetic(f.marker)) return false;
   if (f.components.length === 1) return true;
   if (f.components.length !== 3) return false;
   const adobe = s.segments.find((seg) => seg.marker === 0xee && seg.data.length >= 12 && String.fromCharCode(...seg.data.subarray(0, 5)) === "Adobe");
   if (adobe && adobe.data[11] === 0) return false;
   const [y, cb, cr] = f.components;
   if (y.id === 0x52 && cb.id === 0x47 && cr.id === 0x42) return false;
-  const hmax = Math.max(...f.components.map((c) => c.h)), vmax = Math.max(...f.components.map((c) => c.v));
+  const hmax = Math.max(...f.components.map((c) => c.h)),
+    vmax = Math.max(...f.components.map((c) => c.v));
   return f.components.every((c) => hmax % c.h === 0 && vmax % c.v === 0);
 }
 
@@ -109,7 +110,8 @@ export class ScaledJpegSource implements BandSource {
   private samples(band: CoefBand, ci: number): { data: Float32Array; stride: number } {
     const g = this.reader.g;
     const comp = g.components[ci];
-    const n = this.n, nn = n * n;
+    const n = this.n,
+      nn = n * n;
     const plane = band.planes[ci];
     const w = this.weights[ci];
     const stride = comp.bw * n;
@@ -185,7 +187,8 @@ export class ScaledJpegSource implements BandSource {
           }
           continue;
         }
-        const b0 = ((r / fy[1]) | 0) * Cb.stride, r0 = ((r / fy[2]) | 0) * Cr.stride;
+        const b0 = ((r / fy[1]) | 0) * Cb.stride,
+          r0 = ((r / fy[2]) | 0) * Cr.stride;
         for (let x = 0; x < this.width; x++, o += 4) {
           const yv = Y.data[y0 + cols[0][x]];
           const cb = Cb.data[b0 + cols[1][x]] - 128;

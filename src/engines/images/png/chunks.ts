@@ -69,7 +69,8 @@ export function readPngStructure(b: Uint8Array): PngStructure {
   const idat: Uint8Array[] = [];
   let at = 8;
   for (;;) {
-    if (at + 8 > b.length) throw corrupt(idat.length ? "the file is truncated after its image data" : header ? "it has no image data (IDAT)" : "the file is truncated");
+    if (at + 8 > b.length)
+      throw corrupt(idat.length ? "the file is truncated after its image data" : header ? "it has no image data (IDAT)" : "the file is truncated");
     const len = be32(b, at);
     const type = type4(b, at + 4);
     if (len > 0x7fffffff) throw corrupt(`chunk ${JSON.stringify(type)} has an invalid length`);

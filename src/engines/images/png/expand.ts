@@ -47,7 +47,8 @@ export function rowExpander(s: PngStructure): RowExpander {
           out[oo] = src[so];
           out[oo + 1] = src[so + 2];
           out[oo + 2] = src[so + 4];
-          out[oo + 3] = ((src[so] << 8) | src[so + 1]) === kr && ((src[so + 2] << 8) | src[so + 3]) === kg && ((src[so + 4] << 8) | src[so + 5]) === kb ? 0 : 255;
+          out[oo + 3] =
+            ((src[so] << 8) | src[so + 1]) === kr && ((src[so + 2] << 8) | src[so + 3]) === kg && ((src[so + 4] << 8) | src[so + 5]) === kb ? 0 : 255;
         }
       };
     }
@@ -55,7 +56,9 @@ export function rowExpander(s: PngStructure): RowExpander {
     return (src, so, w, out, oo, step) => {
       const os = step * 4;
       for (let x = 0; x < w; x++, so += 3, oo += os) {
-        const r = src[so], g = src[so + 1], b = src[so + 2];
+        const r = src[so],
+          g = src[so + 1],
+          b = src[so + 2];
         out[oo] = r;
         out[oo + 1] = g;
         out[oo + 2] = b;

@@ -23,7 +23,9 @@ export function unfilter(filter: number, cur: Uint8Array, prev: Uint8Array, bpp:
     case 4:
       // Paeth, branchless (noisy photos make the comparisons unpredictable; ~4x faster than ?:).
       for (let i = bpp; i < n; i++) {
-        const a = cur[i - bpp], b = prev[i], c = prev[i - bpp];
+        const a = cur[i - bpp],
+          b = prev[i],
+          c = prev[i - bpp];
         let pa = b - c; // p - a, with p = a + b - c
         let pb = a - c; // p - b
         let pc = pa + pb; // p - c
