@@ -92,7 +92,9 @@ async function compressOne(ctx: ToolContext, item: CompressionItem, field: strin
     download_url: stored.url,
     expires_at: stored.expiresAt ?? new Date(Date.now() + LIMITS.tempUrlSeconds * 1000).toISOString(),
     tier_power_used: TIER_POWER[level],
-    could_compress_more: level !== "maximum",
+    // api.md: true unless the level was maximum. Only images differ between
+    // levels, so a document without images could not be compressed more.
+    could_compress_more: level !== "maximum" && outcome.imagesExamined > 0,
     level,
     pages: outcome.pages,
     images_recompressed: outcome.imagesRecompressed,

@@ -43,6 +43,8 @@ export interface CompressOutcome {
   /** 0-based pages whose rendering may differ (images replaced, annotations or fields removed). */
   changedPages: number[];
   imagesRecompressed: number;
+  /** Images the level looked at: only images differ between levels, so with none a stronger level gains nothing. */
+  imagesExamined: number;
 }
 
 function pagesWithAnnots(doc: PDFDocument, widgets: boolean): Set<number> {
@@ -104,7 +106,7 @@ export async function compressDocument(bytes: Uint8Array, opts: CompressOptions)
     const pages = doc.countPages();
     const { data, changed, report } = await rewrite(mupdf, doc, opts);
     if (data.byteLength >= bytes.byteLength) {
-      return { data: bytes, originalReturned: true, pages, changedPages: [], imagesRecompressed: 0 };
+      return { data: bytes, originalReturned: true, pages, changedPages: [], imagesRecompressed: 0, imagesExamined: report.examined };
     }
     return {
       data,
@@ -112,6 +114,7 @@ export async function compressDocument(bytes: Uint8Array, opts: CompressOptions)
       pages,
       changedPages: [...changed].sort((a, b) => a - b),
       imagesRecompressed: report.recompressed,
+      imagesExamined: report.examined,
     };
   });
 }

@@ -98,6 +98,12 @@ describe("POST /api/v1/compression/single", () => {
     expect(body.quality_score).toBeGreaterThan(0.95);
   });
 
+  it("could_compress_more is false for a document without images, whose every level gives the same file", async () => {
+    const { res, body } = await compress(await makePdf({ pages: 2, label: "Text only" }));
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({ level: "medium", could_compress_more: false, images_recompressed: 0 });
+  });
+
   itWithCorpus("never answers with a larger file: the original bytes come back and say so", async () => {
     // pdf-lib's one-pager is already minimal; a compressed file compressed again gains nothing either.
     const tiny = await makePdf({ pages: 1, label: "Tiny" });
