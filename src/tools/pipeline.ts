@@ -6,7 +6,7 @@ import type { Env } from "../env";
 import { ApiError, engineApiError, problemResponse } from "../errors";
 import { principalOf, type AppContext } from "../http/context";
 import { enforceRateLimit } from "../http/rate-limit";
-import { storeOutput } from "../storage/outputs";
+import { type StoredOutput, storeOutput } from "../storage/outputs";
 import { emitEvent } from "../webhooks/emit";
 import { checkAccess, checkKeyForOperation, checkKeyForTool, selectOperation } from "./access";
 import type { Operation, ToolContext, ToolDef } from "./define";
@@ -57,6 +57,7 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
   const credits = principal.kind === "anonymous" ? 0 : operation.credits * units;
   await debit(env, principal, requestId, operation, credits);
 
+  const stored: StoredOutput[] = [];
   const ctx: ToolContext = {
     env,
     request: c.req.raw,
@@ -64,7 +65,13 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
     principal,
     operation,
     credits,
-    store: (file, opts) => storeOutput(env, new URL(c.req.url).origin, file, opts),
+    // What a call stores is what its job produced: job.completed names it
+    // from here, not from whichever field of the body looks like a URL.
+    store: async (file, opts) => {
+      const output = await storeOutput(env, new URL(c.req.url).origin, file, opts);
+      stored.push(output);
+      return output;
+    },
   };
   const jobData = { tool: tool.id, operation: operation.key, request_id: requestId, credits };
 
@@ -75,7 +82,7 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
     await emitJob(c, principal, "job.processing", jobData);
     const result = await withMupdfCall(() => tool.handler!(ctx, input));
     const body = hasCreditsField(tool) ? { ...result.body, credits_charged: credits } : result.body;
-    await emitJob(c, principal, "job.completed", { ...jobData, output_url: findOutputUrl(body) });
+    await emitJob(c, principal, "job.completed", { ...jobData, output_url: stored.length === 1 ? stored[0].url : null });
     const res = c.json(body, (result.status ?? 200) as 200);
     res.headers.set(CREDITS_HEADER, String(credits));
     return res;
@@ -153,11 +160,4 @@ async function bestEffort(what: string, fn: () => Promise<void>): Promise<void> 
   } catch (err) {
     console.error(`${what} failed`, err);
   }
-}
-
-function findOutputUrl(body: Record<string, unknown>): string | null {
-  for (const k of ["url", "output_url", "file_url", "output_file_url", "download_url"]) {
-    if (typeof body[k] === "string") return body[k] as string;
-  }
-  return null;
 }
