@@ -1,69 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { ibanMod97Valid, luhnValid, verhoeffValid } from "../../../src/engines/pii/checksums";
 import { detectPii } from "../../../src/engines/pii/detect";
-import type { EntityType } from "../../../src/engines/pii/entity-types";
 import { isValidItin, isValidSsn } from "../../../src/engines/pii/numbers";
-import { corpusText, describeWithCorpus, hasCorpus } from "../../support/corpus";
+import { describeWithCorpus } from "../../support/corpus";
+import { deliberateMiss, PRESIDIO_TYPES, presidioVectors } from "./presidio";
 
 // The detectors are a pure module; these tests drive them with Presidio's own
 // recogniser strings (shared/corpus/pii) and with the check-digit algorithms'
 // textbook cases.
 
-const TYPE_OF: Record<string, EntityType> = {
-  CREDIT_CARD: "CREDIT_CARD",
-  IN_AADHAAR: "AADHAAR",
-  IBAN: "IBAN",
-  US_SSN: "US_SSN",
-  US_ITIN: "US_ITIN",
-  IN_PAN: "PAN_INDIA",
-  EMAIL: "EMAIL",
-  IP_ADDRESS: "IP_ADDRESS",
-  PHONE_NUMBER: "PHONE",
-};
-
-interface Vector {
-  entity: string;
-  text: string;
-  expected: string[];
-}
-
-function parseVectors(tsv: string): Vector[] {
-  return tsv
-    .trim()
-    .split("\n")
-    .slice(1)
-    .map((line) => {
-      const [entity, text, , values] = line.split("\t");
-      const json = values.startsWith('"') ? values.slice(1, -1).replace(/""/g, '"') : values;
-      return { entity, text, expected: JSON.parse(json) as string[] };
-    });
-}
-
-/**
- * Where we deliberately differ from Presidio, with the reason; each case is
- * still asserted (to find nothing), so a change of behaviour shows up here.
- */
-function deliberateMiss(v: Vector): string | null {
-  if (v.entity === "IP_ADDRESS" && v.text.includes(":")) return "api.md: IP_ADDRESS means IPv4 addresses";
-  if ((v.entity === "US_SSN" || v.entity === "US_ITIN") && /\d{3}-\d{6}|\d{5}-\d{4}/.test(v.text)) return "5-4 is a ZIP+4 code; 3-6 is not an SSN spelling";
-  if (v.entity === "IN_PAN" && !/[A-Z]{5}\d{4}[A-Z]/.test(v.text)) return "api.md: PAN_INDIA is the pattern AAAAA9999A";
-  if (v.entity === "PHONE_NUMBER" && /^\D*\d{11}$/.test(v.text)) return "bare digit runs are not treated as phones";
-  return null;
-}
-
-const all = parseVectors(hasCorpus ? await corpusText("pii/presidio_vectors.tsv") : "");
+const all = await presidioVectors();
 
 describeWithCorpus("PII detectors on Presidio's recogniser strings", () => {
   it("reads the whole corpus", () => {
     expect(all.length).toBeGreaterThan(400);
-    expect(new Set(all.map((v) => v.entity))).toEqual(new Set(Object.keys(TYPE_OF)));
+    expect(new Set(all.map((v) => v.entity))).toEqual(new Set(Object.keys(PRESIDIO_TYPES)));
   });
 
   for (const [i, v] of all.entries()) {
     const reason = deliberateMiss(v);
     const title = `${v.entity} #${i}: ${JSON.stringify(v.text)} -> ${reason ? `nothing (${reason})` : JSON.stringify(v.expected)}`;
     it(title, () => {
-      const found = detectPii(v.text, [TYPE_OF[v.entity]]).map((m) => m.value);
+      const found = detectPii(v.text, [PRESIDIO_TYPES[v.entity]]).map((m) => m.value);
       expect(found).toEqual(reason ? [] : v.expected);
     });
   }

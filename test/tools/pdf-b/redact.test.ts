@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
 import { accountWithKey } from "../../support/accounts";
-import { corpusText, describeWithCorpus, hasCorpus } from "../../support/corpus";
+import { describeWithCorpus } from "../../support/corpus";
 import { call, download, postForm, problem, withKey } from "../../support/http";
 import { redactPdf } from "../../../src/engines/mupdf/redact";
 import { verifyRemoval } from "../../../src/engines/mupdf/redact-verify";
@@ -9,6 +9,7 @@ import { ENTITY_TYPES } from "../../../src/engines/pii/entity-types";
 import { expectMetering } from "./billing";
 import { corruptPdf, encryptedPdf, file, fixturePdf, makeImage } from "./helpers";
 import { bluish, embeddedImageSizes, inkOn, pageTexts, squash, streamsContain } from "./inspect";
+import { deliberateMiss, PRESIDIO_TYPES, presidioVectors } from "./presidio";
 
 const PATH = "/api/v1/redact";
 type Fields = Record<string, string | File>;
@@ -83,47 +84,21 @@ describe("redact: the nine entity types", () => {
 });
 
 describeWithCorpus("redact: Presidio's recogniser strings, one type at a time", async () => {
-  const rows = (hasCorpus ? await corpusText("pii/presidio_vectors.tsv") : "")
-    .trim()
-    .split("\n")
-    .slice(1)
-    .map((l) => l.split("\t"))
-    .map(([entity, text, , values]) => ({
-      entity,
-      text,
-      expected: JSON.parse(values.startsWith('"') ? values.slice(1, -1).replace(/""/g, '"') : values) as string[],
-    }));
-  const TYPE: Record<string, string> = {
-    CREDIT_CARD: "CREDIT_CARD",
-    IN_AADHAAR: "AADHAAR",
-    IBAN: "IBAN",
-    US_SSN: "US_SSN",
-    US_ITIN: "US_ITIN",
-    IN_PAN: "PAN_INDIA",
-    EMAIL: "EMAIL",
-    IP_ADDRESS: "IP_ADDRESS",
-    PHONE_NUMBER: "PHONE",
-  };
-  // The rows pii-detectors.test.ts lists as deliberate differences are left out here.
-  const deliberate = (r: (typeof rows)[number]) =>
-    (r.entity === "IP_ADDRESS" && r.text.includes(":")) ||
-    ((r.entity === "US_SSN" || r.entity === "US_ITIN") && /\d{3}-\d{6}|\d{5}-\d{4}/.test(r.text)) ||
-    (r.entity === "IN_PAN" && !/[A-Z]{5}\d{4}[A-Z]/.test(r.text)) ||
-    (r.entity === "PHONE_NUMBER" && /^\D*\d{11}$/.test(r.text));
+  const rows = await presidioVectors();
 
-  for (const entity of Object.keys(TYPE)) {
+  for (const entity of Object.keys(PRESIDIO_TYPES)) {
     it(`${entity}: every expected value is removed, every look-alike kept`, async () => {
-      const mine = rows.filter((r) => r.entity === entity && !deliberate(r));
+      const mine = rows.filter((r) => r.entity === entity && !deliberateMiss(r));
       // One vector per line, fenced by words so lines never run together.
       const lines = mine.map((r) => `case ${r.text} end`);
       const perPage = 40;
       const pages = Array.from({ length: Math.ceil(lines.length / perPage) }, (_, p) => ({ lines: lines.slice(p * perPage, (p + 1) * perPage), fontSize: 9 }));
-      const { body, texts } = await redact(await fixturePdf(pages), { entity_types: TYPE[entity] });
+      const { body, texts } = await redact(await fixturePdf(pages), { entity_types: PRESIDIO_TYPES[entity] });
       // Spaces are kept (only runs of them folded): "G T82 ..." and "GT82 ..." are different rows.
       const fold = (t: string) => t.replace(/\s+/g, " ");
       const all = fold(texts.join(" "));
       const expectedCount = mine.reduce((n, r) => n + r.expected.length, 0);
-      expect(body.entities[TYPE[entity]] ?? 0).toBe(expectedCount);
+      expect(body.entities[PRESIDIO_TYPES[entity]] ?? 0).toBe(expectedCount);
       expect(body.text_fully_removed).toBe(true);
       for (const r of mine) {
         if (r.expected.length === 0) expect(all, r.text).toContain(fold(`case ${r.text} end`));
