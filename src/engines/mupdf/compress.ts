@@ -5,6 +5,7 @@ import { recompressImages, type ImagePolicy } from "./images";
 import type { Mupdf } from "./loader";
 import { declaresPdfA } from "./pdfa";
 import { deflateMetadataStreams, dropAnnotations, dropMetadata, dropThumbnails, flattenForms } from "./strip";
+import { SAVE } from "./save-options";
 
 /**
  * What each level does to images. Everything else is lossless and the same
@@ -23,10 +24,6 @@ export const LEVELS: Record<CompressionLevel, ImagePolicy> = {
   medium: { targetDpi: 150, threshold: 1.2, quality: 78, keepBelowJpeg: 0.9, keepBelowLossless: 0.6 },
   maximum: { targetDpi: 100, threshold: 1.0, quality: 60, keepBelowJpeg: 0.95, keepBelowLossless: 0.75 },
 };
-
-// garbage=4: collect, renumber and deduplicate objects, identical streams
-// included. MuPDF 1.28 cannot linearize, so no level does.
-const SAVE_OPTIONS = "garbage=4,compress,compress-fonts,objstms";
 
 export interface CompressOptions {
   level: CompressionLevel;
@@ -92,7 +89,7 @@ async function rewrite(mupdf: Mupdf, doc: PDFDocument, opts: CompressOptions) {
   const report = await recompressImages(mupdf, doc, findImageUses(mupdf, doc), LEVELS[opts.level]);
   report.pages.forEach((p) => changed.add(p));
   subsetFonts(doc);
-  const buf = doc.saveToBuffer(SAVE_OPTIONS);
+  const buf = doc.saveToBuffer(SAVE.compressed);
   try {
     return { data: buf.asUint8Array().slice(), changed, report };
   } finally {

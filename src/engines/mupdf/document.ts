@@ -91,12 +91,6 @@ export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/**
- * The save options for a compact, compressed output: unreachable objects
- * dropped, identical objects shared, streams and object streams compressed.
- */
-export const COMPACT_SAVE = "garbage=deduplicate,compress,objstms";
-
 /** Copies MuPDF's output buffer out of WASM memory (its view is live). */
 export function saveCopy(doc: PDFDocument, options: string): Uint8Array {
   const buf = doc.saveToBuffer(options);

@@ -4,7 +4,7 @@ import { loadMupdf } from "./loader";
 import { anchorCenter, stampMatrix, tileCenters, visualSize, type Position, type Stamp } from "./placement";
 import { loadStampImage } from "./stamp-image";
 import { opacityState, stampEachPage } from "./stamp";
-import { SAVE_OPTIONS } from "./save-options";
+import { SAVE } from "./save-options";
 import { STAMP_MARGIN, type StampResult } from "./watermark";
 
 export interface ImageWatermarkOptions {
@@ -42,7 +42,7 @@ export async function watermarkImage(bytes: Uint8Array, opts: ImageWatermarkOpti
           : [anchorCenter(opts.position, size, [w, h], STAMP_MARGIN)];
         return { draws: [{ form: form.ref, matrices: centers.map(([x, y]) => stampMatrix(stamp, x, y)) }], opacity };
       });
-      return { data: saveCopy(doc, SAVE_OPTIONS), pages };
+      return { data: saveCopy(doc, SAVE.stamped), pages };
     });
   } finally {
     image.destroy();

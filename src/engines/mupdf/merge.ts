@@ -1,7 +1,8 @@
 import { LIMITS } from "../../config";
 import { EngineError } from "../errors";
 import { loadMupdf, type Mupdf } from "./loader";
-import { asEngineError, COMPACT_SAVE, openPdf, saveCopy, type PDFDocument } from "./document";
+import { SAVE } from "./save-options";
+import { asEngineError, openPdf, saveCopy, type PDFDocument } from "./document";
 import { copyInfo, writeOutline, type OutlineNode } from "./outline";
 import { detachPage } from "./page-tree";
 import { isInternal } from "./split";
@@ -48,7 +49,7 @@ export async function mergePdfs(sources: MergeSource[]): Promise<MergeResult> {
       }
     }
     writeOutline(out, outline);
-    return { data: saveCopy(out, COMPACT_SAVE), pages: out.countPages() };
+    return { data: saveCopy(out, SAVE.assembled), pages: out.countPages() };
   } catch (err) {
     throw asEngineError(err);
   } finally {

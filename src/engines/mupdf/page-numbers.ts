@@ -5,7 +5,7 @@ import { graftLabelForms } from "./forms";
 import { loadMupdf } from "./loader";
 import { anchorCenter, stampMatrix, visualSize, type Position } from "./placement";
 import { opacityState, stampEachPage } from "./stamp";
-import { SAVE_OPTIONS } from "./save-options";
+import { SAVE } from "./save-options";
 import { layoutLabels } from "./text-layout";
 import { STAMP_MARGIN, type StampResult } from "./watermark";
 
@@ -43,7 +43,7 @@ export async function addPageNumbers(bytes: Uint8Array, opts: PageNumberOptions)
         const [x, y] = anchorCenter(opts.position, size, visualSize(stamp), STAMP_MARGIN);
         return { draws: [{ form: form.ref, matrices: [stampMatrix(stamp, x, y)] }], opacity: opacityState(doc, 1) };
       });
-      return { data: saveCopy(doc, SAVE_OPTIONS), pages: count - skip };
+      return { data: saveCopy(doc, SAVE.stamped), pages: count - skip };
     } finally {
       sheet.doc.destroy();
     }

@@ -2,7 +2,7 @@ import { countByType, detectPii } from "../pii/detect";
 import type { EntityType, PiiMatch } from "../pii/entity-types";
 import { saveCopy, withPdf, type PDFDocument } from "./document";
 import { loadMupdf, type Mupdf } from "./loader";
-import { SAVE_OPTIONS } from "./save-options";
+import { SAVE } from "./save-options";
 import { verifyRemoval, type PageRedaction } from "./redact-verify";
 import { indexPageText, lineQuads, type Quad } from "./text-index";
 
@@ -36,7 +36,7 @@ export async function redactPdf(bytes: Uint8Array, types: readonly EntityType[])
     }
     // garbage=compact drops the replaced content streams: the removed text
     // must not survive as an unreferenced object in the file.
-    return { data: saveCopy(doc, SAVE_OPTIONS), pages: count };
+    return { data: saveCopy(doc, SAVE.stamped), pages: count };
   });
   const fullyRemoved = plan.length === 0 || (await verifyRemoval(data, plan, types));
   return { data, pages, boxes: plan.reduce((n, p) => n + p.quads.length, 0), entities: countByType(found), fullyRemoved, areas: plan };

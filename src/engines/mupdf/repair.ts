@@ -5,6 +5,7 @@ import { loadMupdf, type Mupdf } from "./loader";
 import { withMupdfLog } from "./log";
 import { rebuildPageTree, scanPageObjects, walkPageTree } from "./repair-tree";
 import { salvageStreams } from "./repair-streams";
+import { SAVE } from "./save-options";
 
 // Repair PDF. MuPDF rebuilds a broken cross-reference table by scanning the
 // file for objects when it cannot trust the one it finds; on top of that:
@@ -30,7 +31,6 @@ export interface RepairOutcome {
 
 const NODE_BUDGET = LIMITS.pdfPages * 4 + 1_000;
 const OBJECT_BUDGET = 1_000_000;
-const SAVE_OPTIONS = "garbage=compact,compress";
 
 interface Candidate extends RepairOutcome {
   rebuilt: boolean;
@@ -126,7 +126,7 @@ function attemptOnce(mupdf: Mupdf, bytes: Uint8Array): Candidate | null {
       if (pages === 0) return null;
       const warned = doc.wasRepaired();
       const salvaged = salvageStreams(mupdf, doc, OBJECT_BUDGET);
-      const buf = doc.saveToBuffer(SAVE_OPTIONS);
+      const buf = doc.saveToBuffer(SAVE.repaired);
       try {
         return { data: buf.asUint8Array().slice(), pages, rebuilt, damaged: warned || rebuilt || salvaged > 0 };
       } finally {

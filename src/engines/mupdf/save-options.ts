@@ -1,6 +1,20 @@
 /**
- * How stamped and redacted documents are written: unused objects dropped
- * (for redaction this is what removes the replaced content streams from the
- * file), streams compressed, small objects packed into object streams.
+ * How each tool writes its PDF: the one table of MuPDF save options. Every
+ * save drops encryption unless asked; MuPDF 1.28 cannot linearize, so none does.
  */
-export const SAVE_OPTIONS = "garbage=compact,compress,objstms";
+export const SAVE = {
+  /**
+   * Stamped and redacted documents: unused objects dropped (for redaction
+   * this is what removes the replaced content streams from the file),
+   * streams compressed, small objects packed into object streams.
+   */
+  stamped: "garbage=compact,compress,objstms",
+  /** Merged and split documents: as stamped, and identical objects shared between the pages brought together. */
+  assembled: "garbage=deduplicate,compress,objstms",
+  /** Compression at every level: as assembled, identical streams and fonts included (garbage=4). */
+  compressed: "garbage=4,compress,compress-fonts,objstms",
+  /** Repair: a clean rewrite of what could be read, without repacking objects. */
+  repaired: "garbage=compact,compress",
+  /** Unlock: the same document without its encryption, otherwise untouched. */
+  unlocked: "garbage=compact,encrypt=none",
+} as const;

@@ -1,6 +1,7 @@
 import { LIMITS } from "../../config";
 import type { NamedFile } from "../zip";
-import { asEngineError, COMPACT_SAVE, openPdf, saveCopy, withPdf, type PDFDocument } from "./document";
+import { SAVE } from "./save-options";
+import { asEngineError, openPdf, saveCopy, withPdf, type PDFDocument } from "./document";
 import { copyInfo } from "./outline";
 import { loadMupdf } from "./loader";
 import { detachPage } from "./page-tree";
@@ -92,7 +93,7 @@ function graftedPart(mupdf: Awaited<ReturnType<typeof loadMupdf>>, src: PDFDocum
       else page.delete("Annots");
     }
     copyInfo(src, out);
-    return saveCopy(out, COMPACT_SAVE);
+    return saveCopy(out, SAVE.assembled);
   } finally {
     out.destroy();
   }
@@ -187,7 +188,7 @@ function rearrangedPart(mupdf: Awaited<ReturnType<typeof loadMupdf>>, bytes: Uin
     const acroForm = keepAcroForm(doc);
     doc.rearrangePages(part.pages);
     if (acroForm) restoreAcroForm(doc, acroForm);
-    return { name: part.name, data: saveCopy(doc, COMPACT_SAVE) };
+    return { name: part.name, data: saveCopy(doc, SAVE.assembled) };
   } finally {
     doc.destroy();
   }

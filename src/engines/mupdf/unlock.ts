@@ -1,6 +1,7 @@
 import { EngineError } from "../errors";
 import { asEngineError, openPdfDocument } from "./document";
 import { loadMupdf } from "./loader";
+import { SAVE } from "./save-options";
 
 export interface UnlockOutcome {
   data: Uint8Array;
@@ -34,7 +35,7 @@ export async function unlockPdf(bytes: Uint8Array, password: string): Promise<Un
     if (!matched) throw new EngineError("wrong_password", "The password matches neither the user nor the owner password of this PDF.");
     const pages = doc.countPages();
     if (pages === 0) throw new EngineError("corrupt", "The PDF has no readable pages.");
-    const buf = doc.saveToBuffer("garbage=compact,encrypt=none");
+    const buf = doc.saveToBuffer(SAVE.unlocked);
     try {
       return { data: buf.asUint8Array().slice(), encryption: doc.getMetaData("encryption") ?? encryption, matched, pages };
     } finally {

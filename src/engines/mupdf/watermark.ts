@@ -3,7 +3,7 @@ import { graftLabelForms } from "./forms";
 import { loadMupdf } from "./loader";
 import { anchorCenter, stampMatrix, tileCenters, visualSize, type Position, type Stamp } from "./placement";
 import { opacityState, stampEachPage } from "./stamp";
-import { SAVE_OPTIONS } from "./save-options";
+import { SAVE } from "./save-options";
 import { layoutLabels } from "./text-layout";
 
 export interface TextWatermarkOptions {
@@ -45,7 +45,7 @@ export async function watermarkText(bytes: Uint8Array, opts: TextWatermarkOption
         const centers = opts.tile ? textTiles(stamp, size) : [anchorCenter(opts.position, size, visualSize(stamp), STAMP_MARGIN)];
         return { draws: [{ form: form.ref, matrices: centers.map(([x, y]) => stampMatrix(stamp, x, y)) }], opacity };
       });
-      return { data: saveCopy(doc, SAVE_OPTIONS), pages };
+      return { data: saveCopy(doc, SAVE.stamped), pages };
     } finally {
       sheet.doc.destroy();
     }
