@@ -4,6 +4,7 @@ import { adminApi } from "./api/admin";
 import { keysApi } from "./api/keys";
 import { teamApi } from "./api/team";
 import { DOCS_HTML } from "./docs-page";
+import { jobsApi } from "./jobs/api";
 import { ApiError, problemResponse } from "./errors";
 import type { AppEnv } from "./http/context";
 import { openApiDocument } from "./openapi";
@@ -46,6 +47,7 @@ export function buildApp(): Hono<AppEnv> {
 
   app.route("/api/v1/keys", keysApi);
   app.route("/api/v1/account", accountApi);
+  app.route("/api/v1/jobs", jobsApi);
   app.route("/api/v1/team", teamApi);
   app.route("/api/v1/webhooks", webhooksApi);
   app.route("/admin/v1", adminApi);

@@ -67,7 +67,8 @@ function decodePdf(fileData: string, field: string): Uint8Array {
 
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
 
-async function compressOne(ctx: ToolContext, item: CompressionItem, field: string, options: CompressionOptions) {
+/** `id` is the call's job id, or for a batch item the batch's job id and the item's position. */
+async function compressOne(ctx: ToolContext, id: string, item: CompressionItem, field: string, options: CompressionOptions) {
   const started = performance.now();
   const level = levelFor(ctx.principal);
   const input = decodePdf(item.file_data, field);
@@ -82,7 +83,7 @@ async function compressOne(ctx: ToolContext, item: CompressionItem, field: strin
   const name = derivedPdfName(item.filename, "compressed");
   const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: outcome.data }, { temporary: true });
   return {
-    compression_id: crypto.randomUUID(),
+    compression_id: id,
     status: "completed" as const,
     original_size: input.byteLength,
     compressed_size: outcome.data.byteLength,
@@ -113,7 +114,7 @@ export const compressPdf = defineTool({
   request: z.object({ ...compressionItem, options: compressionOptions }),
   response: compressionResult,
   async handler(ctx, input) {
-    return { body: await compressOne(ctx, input, "file_data", input.options) };
+    return { body: await compressOne(ctx, ctx.jobId, input, "file_data", input.options) };
   },
 });
 
@@ -140,8 +141,8 @@ export const compressPdfBatch = defineTool({
     const results = [];
     // One file at a time: the WASM heap holds one document, not twenty.
     for (const [i, file] of input.files.entries()) {
-      results.push({ filename: file.filename, ...(await compressOne(ctx, file, `files.${i}.file_data`, input.options)) });
+      results.push({ filename: file.filename, ...(await compressOne(ctx, `${ctx.jobId}-${i + 1}`, file, `files.${i}.file_data`, input.options)) });
     }
-    return { body: { batch_id: crypto.randomUUID(), status: "completed", results } };
+    return { body: { batch_id: ctx.jobId, status: "completed", results } };
   },
 });

@@ -24,6 +24,8 @@ export interface ToolContext {
   env: Env;
   request: Request;
   requestId: string;
+  /** The call's job id (its request id): what `job_id` fields answer, and what GET /api/v1/jobs/{id} finds for a key or JWT caller. */
+  jobId: string;
   principal: Principal;
   operation: Operation;
   /** Credits this call is charged (0 for anonymous callers). */

@@ -34,7 +34,7 @@ export const mergePdf = defineTool({
     const stored = await ctx.store({ filename: "merged.pdf", contentType: "application/pdf", data: merged.data });
     return {
       body: {
-        job_id: crypto.randomUUID(),
+        job_id: ctx.jobId,
         status: "completed",
         output_url: stored.url,
         pages: merged.pages,

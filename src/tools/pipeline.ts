@@ -1,6 +1,7 @@
 import type { Principal } from "../auth/principal";
 import { meterFor, recordLedger } from "../billing/meter";
 import { EngineError } from "../engines/errors";
+import { finishJob, type JobEnd, startJob } from "../jobs/store";
 import { withMupdfCall } from "../engines/mupdf/loader";
 import type { Env } from "../env";
 import { ApiError, engineApiError, problemResponse } from "../errors";
@@ -62,6 +63,7 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
     env,
     request: c.req.raw,
     requestId,
+    jobId: requestId,
     principal,
     operation,
     credits,
@@ -73,7 +75,10 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
       return output;
     },
   };
-  const jobData = { tool: tool.id, operation: operation.key, request_id: requestId, credits };
+  const jobData = { job_id: requestId, tool: tool.id, operation: operation.key, request_id: requestId, credits };
+  if (principal.kind !== "anonymous") {
+    await bestEffort("job start", () => startJob(env, principal, { id: requestId, tool: tool.id, operation: operation.key, credits }));
+  }
 
   // Everything after the debit runs under the refund guard: any failure gives
   // the credits back before the error is answered.
@@ -82,6 +87,7 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
     await emitJob(c, principal, "job.processing", jobData);
     const result = await withMupdfCall(() => tool.handler!(ctx, input));
     const body = hasCreditsField(tool) ? { ...result.body, credits_charged: credits } : result.body;
+    await recordJobEnd(c, principal, requestId, { status: "completed", outputUrls: stored.map((s) => s.url) });
     await emitJob(c, principal, "job.completed", { ...jobData, output_url: stored.length === 1 ? stored[0].url : null });
     const res = c.json(body, (result.status ?? 200) as 200);
     res.headers.set(CREDITS_HEADER, String(credits));
@@ -90,6 +96,7 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
     await refund(env, principal, requestId, operation, credits);
     const mapped = toApiError(tool, err);
     const code = mapped instanceof ApiError ? mapped.code : "internal_error";
+    await recordJobEnd(c, principal, requestId, { status: "failed", errorCode: code });
     await emitJob(c, principal, "job.failed", { ...jobData, credits: 0, error_code: code });
     throw err;
   }
@@ -152,6 +159,12 @@ async function refund(env: Env, p: Principal, requestId: string, op: Operation, 
 async function emitJob(c: AppContext, p: Principal, event: string, data: Record<string, unknown>): Promise<void> {
   if (p.kind === "anonymous") return;
   await bestEffort(`emit ${event}`, () => emitEvent(c.env, p.accountId, event, data));
+}
+
+/** The job row mirrors the call for GET /api/v1/jobs/{id}; like the ledger, it must not fail the call. */
+async function recordJobEnd(c: AppContext, p: Principal, jobId: string, end: JobEnd): Promise<void> {
+  if (p.kind === "anonymous") return;
+  await bestEffort("job finish", () => finishJob(c.env, jobId, end));
 }
 
 async function bestEffort(what: string, fn: () => Promise<void>): Promise<void> {

@@ -40,7 +40,7 @@ export const splitPdf = defineTool({
     const stored = await ctx.store({ filename: `${base}_split.zip`, contentType: "application/zip", data: zip });
     return {
       body: {
-        job_id: crypto.randomUUID(),
+        job_id: ctx.jobId,
         status: "completed",
         output_url: stored.url,
         pages: summary.pages,

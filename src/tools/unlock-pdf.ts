@@ -38,7 +38,7 @@ export const unlockPdf = defineTool({
     const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: outcome.data });
     return {
       body: {
-        job_id: crypto.randomUUID(),
+        job_id: ctx.jobId,
         status: "completed",
         operation_type: "remove_password",
         success: true,

@@ -13,7 +13,7 @@ export interface EventSpec {
   data: Record<string, string>;
 }
 
-const JOB_DATA = { tool: "string", operation: "string", request_id: "string", credits: "int" };
+const JOB_DATA = { job_id: "string", tool: "string", operation: "string", request_id: "string", credits: "int" };
 
 export const EVENT_CATALOG = {
   "invoice.paid": {

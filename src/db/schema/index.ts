@@ -2,3 +2,4 @@
 export * from "./core";
 export * from "./webhooks";
 export * from "./team";
+export * from "./jobs";
