@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { LOW_CREDIT_RATIO } from "../config";
+import { type DurableMigrations, migrateDurableStorage } from "../db/durable-migrations";
 import type { Env } from "../env";
 
 // One AccountMeter per account (idFromName(accountId)). It is the only writer
@@ -38,19 +39,23 @@ export function budgetMonth(at = new Date()): string {
   return at.toISOString().slice(0, 7);
 }
 
+/** The meter's storage, one version per entry (src/db/durable-migrations.ts). */
+export const METER_MIGRATIONS: DurableMigrations = [
+  // 1: the balance, per-key monthly spend, charges (idempotent on request id) and grants.
+  `CREATE TABLE IF NOT EXISTS meter (id INTEGER PRIMARY KEY CHECK (id = 1), balance INTEGER NOT NULL, last_topup INTEGER NOT NULL);
+   INSERT OR IGNORE INTO meter (id, balance, last_topup) VALUES (1, 0, 0);
+   CREATE TABLE IF NOT EXISTS key_spend (key_id TEXT NOT NULL, month TEXT NOT NULL, used INTEGER NOT NULL, PRIMARY KEY (key_id, month));
+   CREATE TABLE IF NOT EXISTS charges (request_id TEXT PRIMARY KEY, key_id TEXT, month TEXT NOT NULL, credits INTEGER NOT NULL, refunded INTEGER NOT NULL DEFAULT 0, at INTEGER NOT NULL);
+   CREATE TABLE IF NOT EXISTS grants (ref TEXT PRIMARY KEY, credits INTEGER NOT NULL, at INTEGER NOT NULL);`,
+];
+
 export class AccountMeter extends DurableObject<Env> {
   private readonly sql: SqlStorage;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    migrateDurableStorage(ctx.storage, METER_MIGRATIONS);
     this.sql = ctx.storage.sql;
-    this.sql.exec(`
-      CREATE TABLE IF NOT EXISTS meter (id INTEGER PRIMARY KEY CHECK (id = 1), balance INTEGER NOT NULL, last_topup INTEGER NOT NULL);
-      INSERT OR IGNORE INTO meter (id, balance, last_topup) VALUES (1, 0, 0);
-      CREATE TABLE IF NOT EXISTS key_spend (key_id TEXT NOT NULL, month TEXT NOT NULL, used INTEGER NOT NULL, PRIMARY KEY (key_id, month));
-      CREATE TABLE IF NOT EXISTS charges (request_id TEXT PRIMARY KEY, key_id TEXT, month TEXT NOT NULL, credits INTEGER NOT NULL, refunded INTEGER NOT NULL DEFAULT 0, at INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS grants (ref TEXT PRIMARY KEY, credits INTEGER NOT NULL, at INTEGER NOT NULL);
-    `);
   }
 
   state(): MeterState {

@@ -1,3 +1,4 @@
+import { type DurableMigrations, migrateDurableStorage } from "../db/durable-migrations";
 import { afterFailure, recheckAt } from "./backoff";
 import type { DeliveryMessage } from "./messages";
 import type { AttemptOutcome } from "./send";
@@ -30,8 +31,10 @@ export type DeliveryRow = {
 /** Delivered and dead entries are kept this long, then pruned. */
 export const RETENTION_MS = 30 * 86_400_000;
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS deliveries (
+/** This log's storage, one version per entry (src/db/durable-migrations.ts). */
+export const DELIVERY_LOG_MIGRATIONS: DurableMigrations = [
+  // 1: the log, and key-value meta: the endpoint and account it belongs to, the alarm it has set.
+  `CREATE TABLE IF NOT EXISTS deliveries (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL UNIQUE,
   event TEXT NOT NULL,
@@ -50,12 +53,15 @@ CREATE TABLE IF NOT EXISTS deliveries (
   emitted_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS deliveries_pending ON deliveries(status, next_attempt_at);
-CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT);
-`;
+CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT);`,
+];
 
 export class DeliveryLog {
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec(SCHEMA);
+  private readonly sql: SqlStorage;
+
+  constructor(storage: DurableObjectStorage) {
+    migrateDurableStorage(storage, DELIVERY_LOG_MIGRATIONS);
+    this.sql = storage.sql;
   }
 
   meta(k: string): string | null {

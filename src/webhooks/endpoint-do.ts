@@ -65,7 +65,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.log = new DeliveryLog(ctx.storage.sql);
+    this.log = new DeliveryLog(ctx.storage);
   }
 
   /** Consumer, step 1: record the delivery (once) and claim its first attempt. */
@@ -141,7 +141,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
   async purge(): Promise<void> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
-    this.log = new DeliveryLog(this.ctx.storage.sql);
+    this.log = new DeliveryLog(this.ctx.storage);
   }
 
   override async alarm(): Promise<void> {

@@ -10,7 +10,7 @@ import { deliveryMessage, newEnvelope } from "../../src/webhooks/messages";
 
 function withLog<R>(fn: (log: DeliveryLog, sql: SqlStorage) => R): Promise<R> {
   const stub = env.WEBHOOK_ENDPOINT.get(env.WEBHOOK_ENDPOINT.idFromName(`log-test-${crypto.randomUUID()}`));
-  return runInDurableObject(stub, (_instance, state) => fn(new DeliveryLog(state.storage.sql), state.storage.sql));
+  return runInDurableObject(stub, (_instance, state) => fn(new DeliveryLog(state.storage), state.storage.sql));
 }
 
 const message = () => deliveryMessage({ id: "whk_t", accountId: "acc_t" }, newEnvelope("job.failed", { n: 1 }));
