@@ -17,6 +17,7 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             CORPUS_AVAILABLE: corpusAvailable ? "true" : "false",
             JWT_SECRET: "test-jwt-secret-0123456789abcdef",
+            MAIL_FROM: "alerts@docapi.test",
             ADMIN_TOKEN: "test-admin-token",
             ALLOW_INSECURE_WEBHOOKS: "true",
             ALLOW_PRIVATE_WEBHOOK_TARGETS: "true",
@@ -24,6 +25,9 @@ export default defineConfig(async () => {
             // Webhook tests' hanging receiver gives up after this, not after 10 s.
             WEBHOOK_SEND_TIMEOUT_MS: "300",
           },
+          // EMAIL as in wrangler.toml, plus a real binding that only mails
+          // ops@docapi.test, so the outbox's failed-send path can be driven.
+          email: { send_email: [{ name: "EMAIL" }, { name: "EMAIL_ONLY_OPS", allowed_destination_addresses: ["ops@docapi.test"] }] },
           // The shared corpus for tests (test/support/corpus.ts), served from Node on demand.
           serviceBindings: { CORPUS: corpusService },
         },

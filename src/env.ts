@@ -9,6 +9,10 @@ export interface Env {
   METER: DurableObjectNamespace<AccountMeter>;
   WEBHOOK_ENDPOINT: DurableObjectNamespace<WebhookEndpoint>;
   WEBHOOK_QUEUE: Queue<DeliveryMessage>;
+  /** Cloudflare Email Service (send_email); absent, mail stays in the outbox (src/mail/outbox.ts). */
+  EMAIL?: SendEmail;
+  /** Sender address of outgoing mail, on a domain onboarded to Email Service. */
+  MAIL_FROM?: string;
   ANON_LIMITER: RateLimit;
   AUTH_LIMITER: RateLimit;
   JWT_SECRET?: string;

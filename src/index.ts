@@ -1,5 +1,6 @@
 import { buildApp } from "./app";
 import type { Env } from "./env";
+import { flushOutbox } from "./mail/outbox";
 import { handleWebhookBatch } from "./webhooks/consumer";
 
 export { AccountMeter } from "./billing/meter-do";
@@ -10,4 +11,8 @@ const app = buildApp();
 export default {
   fetch: (req, env, ctx) => app.fetch(req, env, ctx),
   queue: (batch, env) => handleWebhookBatch(batch, env),
+  // The cron trigger (wrangler.toml) retries outbox mail that could not be sent when it was written.
+  scheduled: async (_event, env) => {
+    await flushOutbox(env);
+  },
 } satisfies ExportedHandler<Env>;

@@ -22,6 +22,7 @@ const SETTINGS = z.object({
   ADMIN_TOKEN: optionalText,
   FILES_SIGNING_SECRET: optionalText,
   WEBHOOK_SECRET_KEY: optionalText,
+  MAIL_FROM: optionalText.pipe(z.email({ error: "must be an e-mail address" }).optional()),
   PUBLIC_FILES_BASE_URL: optionalText.pipe(z.url({ error: "must be an absolute URL" }).optional()),
   ALLOW_INSECURE_WEBHOOKS: flag,
   ALLOW_PRIVATE_WEBHOOK_TARGETS: flag,

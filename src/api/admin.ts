@@ -13,7 +13,13 @@ import { settingsOf } from "../settings";
 import { emitEvent } from "../webhooks/emit";
 import { heapReport } from "../engines/heap";
 import { mupdfInstanceStats } from "../engines/mupdf/loader";
+import { flushOutbox, listOutbox } from "../mail/outbox";
 import { loadAccount } from "./accounts";
+
+const outboxQuery = z.object({
+  status: z.enum(["unsent", "sent", "failed", "all"]).default("all"),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
 
 const planField = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]);
 
@@ -68,6 +74,12 @@ export const adminApi = new Hono<AppEnv>()
     );
   })
   // WASM heap sizes of this isolate, for `npm run bench` (workerd does not enforce 128 MB locally).
+  .get("/outbox", async (c) => {
+    const query = outboxQuery.safeParse(c.req.query());
+    if (!query.success) throw new ApiError("validation_failed", "status must be unsent, sent, failed or all; limit 1 to 100.");
+    return c.json({ data: await listOutbox(c.env, query.data.status, query.data.limit) });
+  })
+  .post("/outbox/flush", async (c) => c.json(await flushOutbox(c.env)))
   .get("/runtime", (c) => c.json({ wasm_heaps: heapReport(), mupdf: mupdfInstanceStats() }))
   .get("/accounts/:id", async (c) => c.json(await loadAccount(c.env, c.req.param("id"))))
   .patch("/accounts/:id", async (c) => {

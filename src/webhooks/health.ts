@@ -1,4 +1,5 @@
 import type { Env } from "../env";
+import { flushOutbox } from "../mail/outbox";
 import { AUTO_DISABLE_AFTER } from "./backoff";
 import type { SendTarget } from "./store";
 
@@ -59,4 +60,5 @@ async function alertOwners(env: Env, target: SendTarget, url: string, failures: 
   )
     .bind(target.accountId, subject, body)
     .run();
+  await flushOutbox(env);
 }

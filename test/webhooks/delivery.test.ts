@@ -170,11 +170,14 @@ describe("auto-disable after 15 consecutive failures", () => {
     expect(endpoint.disabled_at).not.toBeNull();
 
     const owner = await env.DB.prepare("SELECT email FROM users WHERE account_id = ? AND role = 'owner'").bind(accountId).first<{ email: string }>();
-    const mail = await env.DB.prepare("SELECT to_email, template, body FROM outbox_emails WHERE account_id = ?")
+    const mail = await env.DB.prepare("SELECT to_email, template, body, sent_at, message_id FROM outbox_emails WHERE account_id = ?")
       .bind(accountId)
-      .all<{ to_email: string; template: string; body: string }>();
+      .all<{ to_email: string; template: string; body: string; sent_at: string | null; message_id: string | null }>();
     expect(mail.results).toHaveLength(1);
     expect(mail.results[0]).toMatchObject({ to_email: owner!.email, template: "webhook_disabled" });
+    // Sent through the EMAIL binding (miniflare's, locally) as soon as it was written.
+    expect(mail.results[0].sent_at).not.toBeNull();
+    expect(mail.results[0].message_id).toMatch(/@/);
     expect(mail.results[0].body).toContain(ep.id);
 
     // Retries due while disabled are not sent; they become dead (redeliverable later).

@@ -33,7 +33,10 @@ export const webhookEndpoints = sqliteTable(
   (t) => [index("webhook_endpoints_account").on(t.accountId, t.active)],
 );
 
-/** E-mails waiting for a sender (decisions.md: the owner alert of an auto-disabled endpoint). */
+/**
+ * Every e-mail the service writes (decisions.md: the owner alert of an
+ * auto-disabled endpoint), kept after it is sent; src/mail/outbox.ts sends it.
+ */
 export const outboxEmails = sqliteTable(
   "outbox_emails",
   {
@@ -45,6 +48,10 @@ export const outboxEmails = sqliteTable(
     body: text("body").notNull(),
     createdAt: text("created_at").notNull().default(now),
     sentAt: text("sent_at"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    /** The sender's id of the message, set when it went out. */
+    messageId: text("message_id"),
   },
   (t) => [index("outbox_emails_unsent").on(t.sentAt, t.id)],
 );
