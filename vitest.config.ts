@@ -35,7 +35,7 @@ export default defineConfig(async () => {
     ],
     test: {
       // test/e2e/*.test.mjs are node:test files run against `wrangler dev` (npm run test:smoke).
-      include: ["test/**/*.test.ts"],
+      include: ["test/**/*.test.ts", "src/**/*.test.ts"],
       setupFiles: ["./test/setup.ts"],
       // Vitest leaves one core free by default; each test file starts its own
       // workerd (about 9 s of set-up for this bundle), so use them all.

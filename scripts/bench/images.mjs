@@ -214,7 +214,7 @@ async function bigMemory(ctx, photos) {
   }
 }
 
-/** Live memory of the engine itself on the 24 MP JPEG, in Node with GC at each band (see src/engines/images/probe.ts). */
+/** Live memory of the engine itself on the 24 MP JPEG, in Node with GC at each band (see src/engines/images/memory/probe.ts). */
 async function engineLiveMemory(ctx, photos) {
   let build;
   try {
@@ -229,7 +229,7 @@ async function engineLiveMemory(ctx, photos) {
     entry,
     `import { readFileSync } from "node:fs";
 import { compressImage, convertImage, resizeImage } from ${JSON.stringify(join(root, "src/engines/images/index.ts"))};
-import { memoryProbe } from ${JSON.stringify(join(root, "src/engines/images/probe.ts"))};
+import { memoryProbe } from ${JSON.stringify(join(root, "src/engines/images/memory/probe.ts"))};
 import { heapReport } from ${JSON.stringify(join(root, "src/engines/heap.ts"))};
 const live = () => { globalThis.gc(); const m = process.memoryUsage(); return m.heapUsed + m.external; };
 const [src, op] = process.argv.slice(2);

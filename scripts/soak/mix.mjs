@@ -3,7 +3,7 @@
 // so the run needs nothing beside the checkout.
 import * as mupdf from "mupdf";
 import { PDFDocument } from "pdf-lib";
-import { textPdf } from "../../test/support/text-pdf.mjs";
+import { textPdf } from "../../test/support/pdf.mjs";
 
 /** Renders page 1 of `pdf` as a picture the image tools and the scan PDF use. */
 function picture(pdf, dpi, format) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/config";
 import { call, pdfFile, postForm, problem } from "../support/http";
-import { makePdf } from "../support/pdf";
+import { makePdf } from "../support/pdf.mjs";
 
 describe("request limits", () => {
   it("a file over 50 MiB is 413 payload_too_large, before any engine runs", async () => {

@@ -32,9 +32,12 @@ export function form(fields: Record<string, string | Blob | File | (File | strin
   return fd;
 }
 
-export function pdfFile(data: Uint8Array, name: string): File {
-  return new File([data], name, { type: "application/pdf" });
+/** An upload part: `data` named `name`, of type `type`. */
+export function file(data: Uint8Array, name: string, type = "application/pdf"): File {
+  return new File([data], name, { type });
 }
+
+export const pdfFile = (data: Uint8Array, name: string): File => file(data, name);
 
 export async function postForm(path: string, fields: Parameters<typeof form>[0], auth: AuthHeaders = {}): Promise<Response> {
   return call(path, { method: "POST", body: form(fields), headers: auth });

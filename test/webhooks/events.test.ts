@@ -4,7 +4,7 @@ import { EVENT_CATALOG, EVENT_KEYS, isKnownEvent } from "../../src/webhooks/cata
 import { SUBSCRIBERS_SQL } from "../../src/webhooks/store";
 import { createAccount, createKey, uniqueEmail } from "../support/accounts";
 import { ADMIN_TOKEN, call, pdfFile, postForm, postJson, withKey, withToken } from "../support/http";
-import { makePdf } from "../support/pdf";
+import { makePdf } from "../support/pdf.mjs";
 import { createEndpoint, listDeliveries, pay, sendTest } from "./support/hooks";
 import { always, eventually, installNetwork, receiver, type Receiver } from "./support/network";
 

@@ -1,14 +1,29 @@
-import { HEAP_TRIM_BYTES } from "./budget";
+import { HEAP_TRIM_BYTES } from "./memory/budget";
 import { trimCodecHeaps } from "./codecs/emscripten";
-import { compressImage as compress } from "./compress";
-import { convertImage as convert } from "./convert";
-import { resizeImage as resize, type ResizeRequest } from "./resize-image";
-import type { ImageResult } from "./result";
+import { compressImage as compress } from "./operations/compress";
+import { convertImage as convert } from "./operations/convert";
+import { resizeImage as resize, type ResizeRequest } from "./operations/resize-image";
+import type { ImageResult } from "./operations/result";
 import type { ImageFormat } from "./types";
 
-// The image engine's public surface: pure functions over bytes. Each call
-// ends by trimming codec heaps a big image grew, so the isolate goes back to
-// its small footprint.
+// The image engine's one entry point: code outside this folder imports from
+// here only. Pure functions over bytes; behind them, by job:
+//
+//   operations/  what callers ask for: compress, convert, resize, and the result they answer
+//   memory/      memory planning: byte budgets, the fit check, which road (whole or banded)
+//                a call takes, the band sources and row sinks of the banded roads
+//   formats/     reading containers without decoding: sniffing, headers, ISO-BMFF, AVIF and
+//                WebP container facts, EXIF, the ICC/orientation metadata we keep
+//   codecs/      one file per format over its WASM (jSquash, libavif) or JS codec, and
+//                decode.ts/encode.ts, which pick one by format for whole pictures
+//   jpeg/ png/ avif/  our own format code: DCT-domain JPEG work and band writer, banded
+//                PNG reading, AVIF still/grid writers
+//   pixels/      pixel transforms: orientation, flattening, resampling, palette quantising
+//   util/        byte readers and CRC-32
+//   types.ts     the shared vocabulary (Pixels, ImageFormat, MIME types)
+//
+// Each operation ends by trimming codec heaps a big image grew, so the
+// isolate goes back to its small footprint.
 
 async function trimmed<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -22,6 +37,9 @@ export const compressImage = (input: Uint8Array, quality: number): Promise<Image
 export const resizeImage = (input: Uint8Array, req: ResizeRequest): Promise<ImageResult> => trimmed(() => resize(input, req));
 export const convertImage = (input: Uint8Array, format: ImageFormat, quality: number): Promise<ImageResult> => trimmed(() => convert(input, format, quality));
 
-export { targetSize, MAX_SIDE, type ResizeRequest } from "./resize-image";
-export type { ImageResult } from "./result";
-export { EXTENSION, FORMATS, MIME, type ImageFormat } from "./types";
+/** For other engines that draw pictures themselves (PDF image recompression) and need them as JPEG within a Worker's memory. */
+export { encodeJpegFromRows } from "./memory/streaming";
+
+export { MAX_SIDE, type ResizeRequest } from "./operations/resize-image";
+export type { ImageResult } from "./operations/result";
+export { EXTENSION, MIME, type ImageFormat, type Pixels } from "./types";

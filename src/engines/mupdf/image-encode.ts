@@ -1,8 +1,5 @@
 import type { Image } from "mupdf";
-import { BAND_PIXELS, WHOLE_JPEG_ENCODE_PIXELS } from "../images/budget";
-import { encodeJpeg } from "../images/codecs/jpeg";
-import { JpegBandWriter } from "../images/jpeg/band-writer";
-import type { Pixels } from "../images/types";
+import { encodeJpegFromRows, type Pixels } from "../images";
 import type { Mupdf } from "./loader";
 
 // How a replacement JPEG is made, within a Worker's 128 MB. MozJPEG needs
@@ -50,12 +47,7 @@ function rasterise(mupdf: Mupdf, image: Image, width: number, height: number, y0
 }
 
 /** The image as an RGB JPEG of width x height: large targets through the band writer, small ones whole and progressive. */
-export async function encodeReplacement(mupdf: Mupdf, image: Image, width: number, height: number, quality: number): Promise<Uint8Array> {
-  if (width * height <= WHOLE_JPEG_ENCODE_PIXELS) return encodeJpeg(rasterise(mupdf, image, width, height, 0, height), quality);
-  const writer = new JpegBandWriter(width, height, quality, {}, BAND_PIXELS);
-  for (let y = 0; y < height; y += writer.bandRows) {
-    await writer.write(rasterise(mupdf, image, width, height, y, Math.min(height, y + writer.bandRows)));
-    mupdf.emptyStore();
-  }
-  return writer.finish();
+export function encodeReplacement(mupdf: Mupdf, image: Image, width: number, height: number, quality: number): Promise<Uint8Array> {
+  const draw = (y0: number, y1: number) => rasterise(mupdf, image, width, height, y0, y1);
+  return encodeJpegFromRows(width, height, quality, draw, () => mupdf.emptyStore());
 }

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createKey } from "../../support/accounts";
 import { ADMIN_TOKEN, call, pdfFile, postForm, postJson, withKey } from "../../support/http";
-import { textPdf } from "../../support/text-pdf.mjs";
-import { toBase64 } from "../../tools/pdf-a/fixtures";
-import { encryptedPdf, makeImage } from "../../tools/pdf-b/helpers";
+import { textPdf, encryptedPdf, makeImage } from "../../support/pdf.mjs";
+import { toBase64 } from "../../../src/secrets/encoding";
 
 // Long runs of real API calls in one isolate, reading MuPDF's WASM heap from
 // the operator runtime endpoint between calls (issue #18). Local workerd

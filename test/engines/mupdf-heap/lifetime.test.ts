@@ -2,8 +2,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { outsideCalls } from "../../../src/engines/mupdf/lifetime";
 import { loadMupdf, MUPDF_RECYCLE_BYTES, mupdfHeapBytes, mupdfInstanceStats, withMupdfCall } from "../../../src/engines/mupdf/loader";
 import { download, pdfFile, postForm, postJson, withKey } from "../../support/http";
-import { scannedPdf, toBase64 } from "../../tools/pdf-a/fixtures";
-import { pageTexts } from "../../tools/pdf-b/inspect";
+import { scannedPdf } from "../../support/pdf.mjs";
+import { toBase64 } from "../../../src/secrets/encoding";
+import { pageTexts } from "../../support/pdf-text";
 import { expectFlat, fixtures, HEAP_CALLS, PDF_TOOL_CALLS, runtime, traceHeap, type Fixtures } from "./calls";
 
 describe("MuPDF wrappers live as long as the call that made them", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
 import { fails, withKey } from "./client";
-import { file, gifOf, jpegOf, photo, pngBomb, pngOf, webpOf } from "./fixtures";
+import { file, gifOf, jpegOf, photo, pngBomb, pngOf, webpOf } from "../../support/images/fixtures";
 
 // Every bad upload is a 422 problem (never a 500) and costs nothing.
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { readBoxes, readHeifMeta } from "../../../src/engines/images/isobmff";
+import { readBoxes, readHeifMeta } from "../../../src/engines/images/formats/isobmff";
 import { encodeJpeg } from "../../../src/engines/images/codecs/jpeg";
 import { decodePng } from "../../../src/engines/images/codecs/png";
 import type { Pixels } from "../../../src/engines/images/types";
 import { accountWithKey, balanceOf } from "../../support/accounts";
 import { fails, ok, withKey } from "./client";
-import { file, jpegOf, photo, pngOf, withOrientation } from "./fixtures";
+import { file, jpegOf, photo, pngOf, withOrientation } from "../../support/images/fixtures";
 import { formatOf, pngColorType, sizeOf } from "./inspect";
-import { pixelsOf } from "./pixels";
+import { pixelsOf } from "../../support/images/pixels";
 
 // Big PNG inputs and big AVIF outputs take the banded roads (paths.ts): a
 // non-interlaced PNG is inflated and un-filtered a band at a time, AVIF is

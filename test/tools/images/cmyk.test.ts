@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ok } from "./client";
-import { cmykJpeg, file } from "./fixtures";
+import { cmykJpeg, file } from "../../support/images/fixtures";
 import { formatOf, sizeOf } from "./inspect";
-import { near, pixelsOf, rgbaAt } from "./pixels";
+import { near, pixelsOf, rgbaAt } from "../../support/images/pixels";
 
 describe("CMYK JPEG", () => {
   it("converts Adobe CMYK to the right RGB colours", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
 import { corpusFile, itWithCorpus } from "../../support/corpus";
 import { ok, withKey } from "./client";
-import { avifOf, file, gifOf, jpegOf, photo, pngOf, webpOf, withOrientation } from "./fixtures";
+import { avifOf, file, gifOf, jpegOf, photo, pngOf, webpOf, withOrientation } from "../../support/images/fixtures";
 import { formatOf, jpegApp, pngColorType, sizeOf } from "./inspect";
 
 const PATH = "/api/v1/image/compress";

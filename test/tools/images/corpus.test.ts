@@ -1,10 +1,10 @@
 import { expect, it } from "vitest";
-import { decodeImage } from "../../../src/engines/images/decode";
+import { decodeImage } from "../../../src/engines/images/codecs/decode";
 import { corpusFile, corpusManifest, describeWithCorpus } from "../../support/corpus";
 import { fails, ok } from "./client";
-import { file } from "./fixtures";
+import { file } from "../../support/images/fixtures";
 import { formatOf, sizeOf } from "./inspect";
-import { pixelsOf, rgbaAt } from "./pixels";
+import { pixelsOf, rgbaAt } from "../../support/images/pixels";
 
 // shared/corpus/images: what each odd file must give through convert -> PNG.
 // Sizes are as displayed (EXIF / irot orientation applied).

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { encodeJpeg } from "../../../src/engines/images/codecs/jpeg";
 import { ok } from "./client";
-import { file, photo, withOrientation } from "./fixtures";
+import { file, photo, withOrientation } from "../../support/images/fixtures";
 import { formatOf, sizeOf } from "./inspect";
-import { pixelsOf } from "./pixels";
+import { pixelsOf } from "../../support/images/pixels";
 import type { Pixels } from "../../../src/engines/images/types";
 
 // JPEGs over 2 megapixels take the band-by-band path (bounded memory). Its

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { encodeJpeg } from "../../../src/engines/images/codecs/jpeg";
-import { estimateBytes, IMAGE_CALL_BUDGET } from "../../../src/engines/images/memory-fit";
+import { estimateBytes, IMAGE_CALL_BUDGET } from "../../../src/engines/images/memory/memory-fit";
 import { accountWithKey, balanceOf } from "../../support/accounts";
 import { fails, ok, withKey } from "./client";
-import { file, photo } from "./fixtures";
+import { file, photo } from "../../support/images/fixtures";
 import { formatOf, sizeOf } from "./inspect";
 import { pngHeaderOnly } from "../../support/forged";
 

@@ -6,12 +6,12 @@ import { mozjpegTables, readQuantTables } from "../../../src/engines/images/jpeg
 import { ProgressiveReader } from "../../../src/engines/images/jpeg/progressive";
 import { canRequantize } from "../../../src/engines/images/jpeg/requantize";
 import { EOI_BYTES, jpegHeader, ScanEncoder, type HuffmanSet } from "../../../src/engines/images/jpeg/write";
-import { decodeLargeJpeg } from "../../../src/engines/images/streaming";
+import { decodeLargeJpeg } from "../../../src/engines/images/memory/streaming";
 import type { Pixels } from "../../../src/engines/images/types";
 import { ok } from "./client";
-import { cmykJpeg, file, jpegOf, photo } from "./fixtures";
+import { cmykJpeg, file, jpegOf, photo } from "../../support/images/fixtures";
 import { formatOf, sizeOf } from "./inspect";
-import { pixelsOf } from "./pixels";
+import { pixelsOf } from "../../support/images/pixels";
 
 // JPEG compress re-quantises coefficients (no pixel round trip) when the
 // layout allows; progressive files are read band by band, every scan resumed

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
 import { corpusFile, itWithCorpus } from "../../support/corpus";
 import { fails, ok, withKey } from "./client";
-import { file, halves, jpegOf, photo, pngOf, withOrientation } from "./fixtures";
+import { file, halves, jpegOf, photo, pngOf, withOrientation } from "../../support/images/fixtures";
 import { formatOf, sizeOf } from "./inspect";
-import { near, pixelsOf, rgbaAt } from "./pixels";
+import { near, pixelsOf, rgbaAt } from "../../support/images/pixels";
 
 const PATH = "/api/v1/image/resize";
 

@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { decodeJpeg, encodeJpeg } from "../../../src/engines/images/codecs/jpeg";
 import { parseJpeg } from "../../../src/engines/images/jpeg/markers";
 import { canDecodeScaled, ScaledJpegSource, scaleDenominator } from "../../../src/engines/images/jpeg/scaled-source";
-import { collect } from "../../../src/engines/images/streaming";
+import { collect } from "../../../src/engines/images/memory/streaming";
 import type { Pixels } from "../../../src/engines/images/types";
 import { ok } from "./client";
-import { cmykJpeg, file, photo } from "./fixtures";
+import { cmykJpeg, file, photo } from "../../support/images/fixtures";
 import { sizeOf } from "./inspect";
-import { pixelsOf } from "./pixels";
+import { pixelsOf } from "../../support/images/pixels";
 
 // Big JPEG downscales start from a 1/2, 1/4 or 1/8 scale decode in the DCT
 // domain. Each reduced pixel must be (close to) the mean of the full-size

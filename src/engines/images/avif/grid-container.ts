@@ -1,4 +1,4 @@
-import { ByteWriter } from "../bytes";
+import { ByteWriter } from "../util/bytes";
 import { writeHeif, type HeifItem, type ItemProp, type ItemReference } from "./heif-writer";
 import { ispe } from "./item-props";
 import type { AvifImageItem } from "./still";

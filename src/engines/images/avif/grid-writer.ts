@@ -1,4 +1,4 @@
-import type { RowSink } from "../bands";
+import type { RowSink } from "../memory/bands";
 import type { Pixels } from "../types";
 import { orientationProps, writeGridAvif, type GridLayout, type GridTile } from "./grid-container";
 import { ScreenContentStats } from "./screen-content";

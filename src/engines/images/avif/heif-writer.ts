@@ -1,4 +1,4 @@
-import { ByteWriter } from "../bytes";
+import { ByteWriter } from "../util/bytes";
 
 // A HEIF still-image file (ISO/IEC 23008-12) from a list of items, as both our
 // AVIF writers need it: a single picture (still.ts: a colour item and maybe its

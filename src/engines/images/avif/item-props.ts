@@ -1,4 +1,4 @@
-import { ByteWriter } from "../bytes";
+import { ByteWriter } from "../util/bytes";
 import type { ItemProp } from "./heif-writer";
 
 // The item property boxes of an AVIF image item, byte for byte as libavif

@@ -1,5 +1,5 @@
 import { EngineError } from "../../errors";
-import { ByteWriter, i32le, u16le, u32le } from "../bytes";
+import { ByteWriter, i32le, u16le, u32le } from "../util/bytes";
 import type { Pixels } from "../types";
 
 // Windows bitmaps: our own small reader (1/4/8-bit palette, RLE4/RLE8, 16/24/32

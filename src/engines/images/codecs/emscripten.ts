@@ -1,5 +1,5 @@
 import { registerHeap } from "../../heap";
-import { ensureImageData } from "../image-data";
+import { ensureImageData } from "./image-data";
 import { lazy, type Lazy } from "./once";
 
 // jSquash's Emscripten codecs, instantiated from a precompiled module (Workers

@@ -1,7 +1,7 @@
 import { GIFEncoder } from "gifenc";
 import { EngineError } from "../../errors";
-import { u16le } from "../bytes";
-import { quantize } from "../quantize";
+import { u16le } from "../util/bytes";
+import { quantize } from "../pixels/quantize";
 import type { Pixels } from "../types";
 
 // GIF: our own reader (the format is small and the npm decoders either skip

@@ -1,9 +1,9 @@
 import { Deflate, zlibSync } from "fflate";
-import { ByteWriter, concat } from "../bytes";
-import { crc32 } from "../crc32";
-import { memoryProbe } from "../probe";
-import type { RowSink } from "../bands";
-import type { Palette } from "../quantize";
+import { ByteWriter, concat } from "../util/bytes";
+import { crc32 } from "../util/crc32";
+import { memoryProbe } from "../memory/probe";
+import type { RowSink } from "../memory/bands";
+import type { Palette } from "../pixels/quantize";
 import type { Pixels } from "../types";
 
 // Our own PNG writer for pictures too big for oxipng in a Worker (its WASM

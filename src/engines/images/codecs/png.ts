@@ -2,7 +2,7 @@ import initPng, { decode, encode } from "@jsquash/png/codec/pkg/squoosh_png.js";
 import pngWasm from "../../../../wasm/squoosh_png_bg.wasm";
 import { registerHeap } from "../../heap";
 import { EngineError } from "../../errors";
-import { ensureImageData } from "../image-data";
+import { ensureImageData } from "./image-data";
 import type { Pixels } from "../types";
 import { lazy } from "./once";
 

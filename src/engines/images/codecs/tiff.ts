@@ -1,7 +1,7 @@
 import { zlibSync } from "fflate";
 import * as utifModule from "utif2";
 import { EngineError } from "../../errors";
-import { ByteWriter } from "../bytes";
+import { ByteWriter } from "../util/bytes";
 import type { Pixels } from "../types";
 
 // TIFF: utif2 reads (first page; every compression it knows, 1..16 bits, CMYK,

@@ -1,5 +1,5 @@
 import { decodeJpeg } from "../codecs/jpeg";
-import { concat } from "../bytes";
+import { concat } from "../util/bytes";
 import type { Pixels } from "../types";
 import type { CoefBand } from "./band";
 import type { FrameGeometry } from "./frame";

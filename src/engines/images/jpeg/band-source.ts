@@ -1,6 +1,6 @@
 import { EngineError } from "../../errors";
-import type { BandSource, PixelBand } from "../bands";
-import { memoryProbe } from "../probe";
+import type { BandSource, PixelBand } from "../memory/bands";
+import { memoryProbe } from "../memory/probe";
 import type { CoefBand } from "./band";
 import { bandPixels, joinBands } from "./band-pixels";
 import { cmykBandPixels } from "./cmyk";

@@ -1,8 +1,8 @@
-import type { RowSink } from "../bands";
-import { concat } from "../bytes";
+import type { RowSink } from "../memory/bands";
+import { concat } from "../util/bytes";
 import { encodeJpeg } from "../codecs/jpeg";
-import { withJpegMetadata } from "../metadata";
-import { memoryProbe } from "../probe";
+import { withJpegMetadata } from "../formats/metadata";
+import { memoryProbe } from "../memory/probe";
 import type { Pixels } from "../types";
 import { forEachBlockInMcuOrder, type CoefBand } from "./band";
 import { countBlock } from "./blocks";

@@ -1,8 +1,8 @@
 import { EngineError } from "../../errors";
 import { decodeJpeg } from "../codecs/jpeg";
-import { jpegIcc, jpegOrientation, rgbIcc } from "../metadata";
+import { jpegIcc, jpegOrientation, rgbIcc } from "../formats/metadata";
 import type { Pixels } from "../types";
-import { decodeLargeJpeg, STREAM_PIXELS } from "../streaming";
+import { decodeLargeJpeg, STREAM_PIXELS } from "../memory/streaming";
 import { isArithmetic, isLossless, isProgressive, parseJpeg, type JpegFrame, type JpegStructure } from "./markers";
 
 // JPEG files: refuse what cannot be decoded correctly with a reason, then let

@@ -1,4 +1,4 @@
-import { u16be } from "../bytes";
+import { u16be } from "../util/bytes";
 import { decodeTable, type DecodeTable, type HuffmanSpec } from "./huffman";
 import { DHT, DQT, DRI, type JpegFrame, type JpegStructure } from "./markers";
 

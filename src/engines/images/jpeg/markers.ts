@@ -1,4 +1,4 @@
-import { u16be } from "../bytes";
+import { u16be } from "../util/bytes";
 
 // Walks a JPEG's marker structure without decoding any pixel: enough to read
 // the frame header (size, precision, coding), the APPn metadata and to tell a

@@ -1,6 +1,6 @@
-import { concat } from "../bytes";
-import { withJpegMetadata } from "../metadata";
-import { memoryProbe } from "../probe";
+import { concat } from "../util/bytes";
+import { withJpegMetadata } from "../formats/metadata";
+import { memoryProbe } from "../memory/probe";
 import { forEachBlockInMcuOrder, type CoefBand } from "./band";
 import { countBlock } from "./blocks";
 import type { FrameGeometry } from "./frame";

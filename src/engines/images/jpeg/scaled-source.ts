@@ -1,5 +1,5 @@
 import { EngineError } from "../../errors";
-import { memoryProbe } from "../probe";
+import { memoryProbe } from "../memory/probe";
 import type { Pixels } from "../types";
 import type { CoefBand } from "./band";
 import type { FrameGeometry } from "./frame";
@@ -7,7 +7,7 @@ import { isArithmetic, type JpegStructure } from "./markers";
 import { ProgressiveReader } from "./progressive";
 import { readQuantTables } from "./quant-tables";
 import { isStreamable, SequentialReader } from "./sequential";
-import type { BandSource, PixelBand } from "../bands";
+import type { BandSource, PixelBand } from "../memory/bands";
 
 // A JPEG decoded straight at 1/2, 1/4 or 1/8 of its size, as libjpeg's
 // scale_denom does: each 8x8 block's lowest NxN frequencies go through an

@@ -1,4 +1,4 @@
-import { ByteWriter } from "../bytes";
+import { ByteWriter } from "../util/bytes";
 import type { CoefBand } from "./band";
 import { forEachBlockInMcuOrder } from "./band";
 import { BitWriter } from "./bit-io";

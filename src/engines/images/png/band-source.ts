@@ -1,6 +1,6 @@
 import { EngineError } from "../../errors";
-import type { BandSource, PixelBand } from "../bands";
-import { memoryProbe } from "../probe";
+import type { BandSource, PixelBand } from "../memory/bands";
+import { memoryProbe } from "../memory/probe";
 import { CHANNELS, corrupt, isGrey, mayHaveAlpha, readPngStructure, type PngStructure } from "./chunks";
 import { rowExpander, type RowExpander } from "./expand";
 import { FflateInflater } from "./inflate";

@@ -1,0 +1,53 @@
+import { unavailable } from "./decode";
+import { AVIF_AVAILABLE, encodeAvif } from "./avif";
+import { AVIF_GRID_PIXELS, encodeAvifGrid } from "../avif/grid-writer";
+import { encodeBmp } from "./bmp";
+import { encodeGif } from "./gif";
+import { encodeJpeg } from "./jpeg";
+import { optimisePixels } from "./oxipng";
+import { encodeTiff } from "./tiff";
+import { encodeWebp } from "./webp";
+import { OXIPNG_PIXELS, WHOLE_JPEG_ENCODE_PIXELS } from "../memory/budget";
+import { writePng } from "./png-writer";
+import { flattenOnWhite } from "../pixels/flatten";
+import { encodeJpegInBands } from "../memory/streaming";
+import { hasAlpha } from "./decode";
+import { withJpegMetadata, withPngIcc, withWebpIcc } from "../formats/metadata";
+import type { ImageFormat, Pixels } from "../types";
+
+export interface EncodeOptions {
+  /** 1..100, for JPEG, WebP and AVIF. */
+  quality: number;
+  icc?: Uint8Array;
+  /** JPEG only: an EXIF orientation to record instead of rotating pixels. */
+  orientation?: number;
+}
+
+/**
+ * Writes pixels in `format`. PNG, TIFF are lossless, GIF gets the most
+ * accurate 256-colour palette, BMP and JPEG lose alpha onto white.
+ */
+export async function encodeImage(px: Pixels, format: ImageFormat, opts: EncodeOptions): Promise<Uint8Array> {
+  switch (format) {
+    case "jpeg": {
+      const opaque = hasAlpha(px) ? flattenOnWhite(px) : px;
+      const meta = { icc: opts.icc, orientation: opts.orientation };
+      if (px.width * px.height > WHOLE_JPEG_ENCODE_PIXELS) return encodeJpegInBands(opaque, opts.quality, meta);
+      return withJpegMetadata(await encodeJpeg(opaque, opts.quality), meta);
+    }
+    case "png":
+      return withPngIcc(px.width * px.height > OXIPNG_PIXELS ? writePng(px) : await optimisePixels(px), opts.icc);
+    case "webp":
+      return withWebpIcc(await encodeWebp(px, opts.quality), opts.icc, px.width, px.height);
+    case "avif":
+      if (!AVIF_AVAILABLE) throw unavailable("AVIF");
+      // aom's heap grows with the frame: big pictures are written as a grid of tiles.
+      return px.width * px.height > AVIF_GRID_PIXELS ? encodeAvifGrid(px, opts.quality, { alpha: hasAlpha(px) }) : encodeAvif(px, opts.quality);
+    case "gif":
+      return encodeGif(px);
+    case "bmp":
+      return encodeBmp(hasAlpha(px) ? flattenOnWhite(px) : px);
+    case "tiff":
+      return encodeTiff(px, { alpha: hasAlpha(px), icc: opts.icc });
+  }
+}

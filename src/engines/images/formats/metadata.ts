@@ -1,0 +1,205 @@
+import { unzlibSync, zlibSync } from "fflate";
+import { ascii, ByteWriter, concat, u32be, u32le } from "../util/bytes";
+import { crc32 } from "../util/crc32";
+import { exifOrientation, orientationExif } from "./exif";
+import { appSegments, parseJpeg } from "../jpeg/markers";
+
+// The metadata we keep (decisions in README): the ICC profile, because colours
+// are wrong without it (an XYB JPEG shows green-grey), and orientation, which
+// we apply to the pixels. Everything else (EXIF, XMP, comments, GPS) is dropped.
+
+/**
+ * Only an RGB profile can describe our output (always RGB pixels): a CMYK or
+ * grey source's profile would be wrong on it, so it is dropped.
+ */
+export function rgbIcc(icc: Uint8Array | undefined): Uint8Array | undefined {
+  if (!icc || icc.length < 128) return undefined;
+  return String.fromCharCode(...icc.subarray(16, 20)) === "RGB " ? icc : undefined;
+}
+
+// --- JPEG --------------------------------------------------------------------
+
+export function jpegIcc(b: Uint8Array): Uint8Array | undefined {
+  const parts = appSegments(parseJpeg(b), 0xe2, "ICC_PROFILE\0");
+  if (!parts.length) return undefined;
+  const ordered = parts.filter((p) => p.length > 2).sort((x, y) => x[0] - y[0]);
+  return concat(ordered.map((p) => p.subarray(2)));
+}
+
+export function jpegOrientation(b: Uint8Array): number {
+  const exif = appSegments(parseJpeg(b), 0xe1, "Exif\0\0")[0];
+  return exif ? exifOrientation(exif) : 1;
+}
+
+const ICC_CHUNK = 65519; // 65535 - length(2) - "ICC_PROFILE\0"(12) - seq(1) - count(1)
+
+function segment(marker: number, payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(payload.length + 4);
+  out[0] = 0xff;
+  out[1] = marker;
+  out[2] = (payload.length + 2) >> 8;
+  out[3] = (payload.length + 2) & 0xff;
+  out.set(payload, 4);
+  return out;
+}
+
+/** Inserts APP2 ICC segments (and an orientation-only EXIF when > 1) after SOI and any JFIF APP0. */
+export function withJpegMetadata(jpeg: Uint8Array, meta: { icc?: Uint8Array; orientation?: number }): Uint8Array {
+  const extra: Uint8Array[] = [];
+  if (meta.orientation && meta.orientation > 1) {
+    extra.push(segment(0xe1, concat([new TextEncoder().encode("Exif\0\0"), orientationExif(meta.orientation)])));
+  }
+  if (meta.icc?.length) {
+    const count = Math.ceil(meta.icc.length / ICC_CHUNK);
+    if (count > 255) return jpeg; // a profile over 16 MB is not worth keeping
+    for (let k = 0; k < count; k++) {
+      const head = concat([new TextEncoder().encode("ICC_PROFILE\0"), new Uint8Array([k + 1, count])]);
+      extra.push(segment(0xe2, concat([head, meta.icc.subarray(k * ICC_CHUNK, (k + 1) * ICC_CHUNK)])));
+    }
+  }
+  if (!extra.length) return jpeg;
+  let at = 2;
+  if (jpeg[2] === 0xff && jpeg[3] === 0xe0) at = 4 + ((jpeg[4] << 8) | jpeg[5]);
+  return concat([jpeg.subarray(0, at), ...extra, jpeg.subarray(at)]);
+}
+
+// --- PNG ---------------------------------------------------------------------
+
+interface PngChunk {
+  type: string;
+  start: number;
+  data: Uint8Array;
+}
+
+export function pngChunks(b: Uint8Array): PngChunk[] {
+  const out: PngChunk[] = [];
+  let at = 8;
+  while (at + 12 <= b.length) {
+    const len = u32be(b, at);
+    if (at + 12 + len > b.length) break;
+    out.push({ type: ascii(b, at + 4, 4), start: at, data: b.subarray(at + 8, at + 8 + len) });
+    at += 12 + len;
+  }
+  return out;
+}
+
+export function pngIcc(b: Uint8Array): Uint8Array | undefined {
+  const chunk = pngChunks(b).find((c) => c.type === "iCCP");
+  if (!chunk) return undefined;
+  const nul = chunk.data.indexOf(0);
+  if (nul < 0 || nul + 2 > chunk.data.length) return undefined;
+  try {
+    return unzlibSync(chunk.data.subarray(nul + 2));
+  } catch {
+    return undefined;
+  }
+}
+
+export function pngOrientation(b: Uint8Array): number {
+  const chunk = pngChunks(b).find((c) => c.type === "eXIf");
+  return chunk ? exifOrientation(chunk.data) : 1;
+}
+
+/** True when the PNG has an acTL chunk (APNG): decoders show its default image. */
+export function pngIsAnimated(b: Uint8Array): number {
+  const chunk = pngChunks(b).find((c) => c.type === "acTL");
+  return chunk && chunk.data.length >= 4 ? u32be(chunk.data, 0) : 1;
+}
+
+function pngChunk(type: string, data: Uint8Array): Uint8Array {
+  const w = new ByteWriter(data.length + 12);
+  w.u32be(data.length);
+  const typeBytes = new TextEncoder().encode(type);
+  w.bytes(typeBytes);
+  w.bytes(data);
+  w.u32be(crc32(typeBytes, data));
+  return w.result();
+}
+
+/** Puts an iCCP chunk right after IHDR, replacing sRGB/iCCP chunks already there. */
+export function withPngIcc(png: Uint8Array, icc: Uint8Array | undefined): Uint8Array {
+  if (!icc?.length) return png;
+  const chunks = pngChunks(png);
+  const parts: Uint8Array[] = [png.subarray(0, 8)];
+  for (const c of chunks) {
+    if (c.type === "iCCP" || c.type === "sRGB") continue;
+    parts.push(png.subarray(c.start, c.start + 12 + c.data.length));
+    if (c.type === "IHDR") {
+      const name = new TextEncoder().encode("ICC Profile\0\0");
+      parts.push(pngChunk("iCCP", concat([name, zlibSync(icc, { level: 9 })])));
+    }
+  }
+  return concat(parts);
+}
+
+// --- WebP --------------------------------------------------------------------
+
+interface RiffChunk {
+  type: string;
+  start: number;
+  data: Uint8Array;
+}
+
+export function webpChunks(b: Uint8Array): RiffChunk[] {
+  const out: RiffChunk[] = [];
+  let at = 12;
+  while (at + 8 <= b.length) {
+    const len = u32le(b, at + 4);
+    const end = Math.min(b.length, at + 8 + len);
+    out.push({ type: ascii(b, at, 4), start: at, data: b.subarray(at + 8, end) });
+    at += 8 + len + (len & 1);
+  }
+  return out;
+}
+
+export function webpIcc(b: Uint8Array): Uint8Array | undefined {
+  return webpChunks(b)
+    .find((c) => c.type === "ICCP")
+    ?.data.slice();
+}
+
+export function webpOrientation(b: Uint8Array): number {
+  const exif = webpChunks(b).find((c) => c.type === "EXIF")?.data;
+  if (!exif) return 1;
+  // Some writers keep the JPEG-style "Exif\0\0" prefix.
+  return exifOrientation(ascii(exif, 0, 4) === "Exif" ? exif.subarray(6) : exif);
+}
+
+function riffChunk(type: string, data: Uint8Array): Uint8Array {
+  const w = new ByteWriter(data.length + 9);
+  w.text(type);
+  w.u32le(data.length);
+  w.bytes(data);
+  if (data.length & 1) w.u8(0);
+  return w.result();
+}
+
+/** Adds an ICCP chunk, turning a simple WebP into the extended (VP8X) layout the spec requires for it. */
+export function withWebpIcc(webp: Uint8Array, icc: Uint8Array | undefined, width: number, height: number): Uint8Array {
+  if (!icc?.length) return webp;
+  const chunks = webpChunks(webp).filter((c) => c.type !== "ICCP");
+  const body: Uint8Array[] = [];
+  const vp8x = chunks.find((c) => c.type === "VP8X");
+  let flags = vp8x ? vp8x.data[0] : 0;
+  if (!vp8x) {
+    const vp8l = chunks.find((c) => c.type === "VP8L");
+    // VP8L header: bit 28 of the 32 bits after the signature says alpha is used.
+    if (vp8l && vp8l.data.length >= 5 && vp8l.data[4] & 0x10) flags |= 0x10;
+    if (chunks.some((c) => c.type === "ALPH")) flags |= 0x10;
+  }
+  flags |= 0x20;
+  const header = new Uint8Array(10);
+  header[0] = flags;
+  const cw = width - 1,
+    ch = height - 1;
+  header.set([cw & 0xff, (cw >> 8) & 0xff, (cw >> 16) & 0xff, ch & 0xff, (ch >> 8) & 0xff, (ch >> 16) & 0xff], 4);
+  body.push(riffChunk("VP8X", header), riffChunk("ICCP", icc));
+  for (const c of chunks) if (c.type !== "VP8X") body.push(webp.subarray(c.start, c.start + 8 + c.data.length + (c.data.length & 1)));
+  const payload = concat(body);
+  const w = new ByteWriter(payload.length + 12);
+  w.text("RIFF");
+  w.u32le(payload.length + 4);
+  w.text("WEBP");
+  w.bytes(payload);
+  return w.result();
+}

@@ -1,0 +1,60 @@
+import { pixelsSource, type BandSource } from "./bands";
+import { decodeImage, upright } from "../codecs/decode";
+import { checkedJpeg } from "../jpeg/decode-file";
+import { parseJpeg } from "../jpeg/markers";
+import { canDecodeScaled, ScaledJpegSource, scaleDenominator } from "../jpeg/scaled-source";
+import { JpegBandSource } from "../jpeg/band-source";
+import { pngIcc, pngIsAnimated, pngOrientation, rgbIcc } from "../formats/metadata";
+import type { SourceRoad } from "./paths";
+import { PngBandSource } from "../png/band-source";
+import { layoutOf } from "../codecs/png-writer";
+
+// An input opened as a band source, on the road paths.ts chose for it, with
+// what the output side needs to know before the first row arrives.
+
+export interface OpenedSource {
+  source: BandSource;
+  /** EXIF orientation that still has to be applied: bands come in stored order. */
+  orientation: number;
+  icc?: Uint8Array;
+  /** Every pixel is grey (lets a PNG output use a grey layout). */
+  grey: boolean;
+  /** Some pixel may be translucent. */
+  alpha: boolean;
+  notes: string[];
+}
+
+/** The EXIF orientation of an input on a banded road, read without opening it. */
+export function bandedOrientation(input: Uint8Array, road: Exclude<SourceRoad, "whole">): number {
+  return road === "jpeg-bands" ? checkedJpeg(input).orientation : pngOrientation(input);
+}
+
+/**
+ * `shrinkTo` (stored-order size of a resize target) lets a big JPEG start from
+ * a 1/2, 1/4 or 1/8 scale decode in the DCT domain when the reduction is large.
+ */
+export async function openSource(input: Uint8Array, road: SourceRoad, shrinkTo?: { width: number; height: number }): Promise<OpenedSource> {
+  switch (road) {
+    case "jpeg-bands": {
+      const { orientation, icc } = checkedJpeg(input);
+      const s = parseJpeg(input);
+      const frame = s.frame;
+      const d = frame && shrinkTo && canDecodeScaled(s) ? scaleDenominator(frame.width, frame.height, shrinkTo.width, shrinkTo.height) : 1;
+      const source = d > 1 ? new ScaledJpegSource(input, s, d) : new JpegBandSource(input, s);
+      return { source, orientation, icc, grey: frame?.components.length === 1, alpha: false, notes: [] };
+    }
+    case "png-bands": {
+      const source = new PngBandSource(input);
+      const frames = pngIsAnimated(input);
+      const notes = frames > 1 ? [`animated PNG: the default image of ${frames} frames was used`] : [];
+      return { source, orientation: pngOrientation(input), icc: rgbIcc(pngIcc(input)), grey: source.grey, alpha: source.mayHaveAlpha, notes };
+    }
+    case "whole": {
+      // Decoded whole anyway, so it is turned upright at once.
+      const d = await decodeImage(input);
+      const px = upright(d);
+      const layout = layoutOf(px);
+      return { source: pixelsSource(px), orientation: 1, icc: d.icc, grey: layout.startsWith("grey"), alpha: layout.endsWith("alpha"), notes: d.notes };
+    }
+  }
+}

@@ -1,1 +1,0 @@
-export declare function textPdf(pages: number): Promise<Uint8Array>;
