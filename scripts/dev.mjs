@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { devArgs } from "./dev-args.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
@@ -26,9 +27,6 @@ const migrate = spawnSync(process.execPath, [wrangler, "d1", "migrations", "appl
 });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
-const extra = process.argv.slice(2);
-const args = [wrangler, "dev", "--ip", "127.0.0.1"];
-if (!extra.includes("--port")) args.push("--port", "8787");
-const child = spawn(process.execPath, [...args, ...extra], { cwd: root, env, stdio: "inherit" });
+const child = spawn(process.execPath, [wrangler, "dev", ...devArgs(process.argv.slice(2))], { cwd: root, env, stdio: "inherit" });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -17,14 +17,49 @@ export interface StoredOutput {
   expiresAt?: string;
 }
 
-/** Removes path separators, control characters and quotes from a download name. */
+/** Longest download name we keep, in characters; R2 keys may be 1,024 bytes, and this leaves room for the prefix at four bytes a character. */
+const MAX_NAME_CHARS = 180;
+
+// Characters no download name keeps: controls, path and shell-special
+// punctuation, and halves of a surrogate pair (a name cut or forged mid-pair
+// cannot be percent-encoded).
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f"\\/:*?<>|]+|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A name safe as the last segment of a stored key and as a download name:
+ * unsafe characters become "_", leading dots go (no ".", ".." or hidden
+ * files), and a long name is cut by characters, keeping its extension.
+ * Dots inside a name ("report..v2.pdf") are ordinary characters.
+ */
 export function safeFilename(name: string, fallback = "file"): string {
-  const cleaned = name
-    .replace(/[\u0000-\u001f\u007f"\\/:*?<>|]+/g, "_")
-    .replace(/^\.+/, "")
-    .trim()
-    .slice(0, 180);
+  let cleaned = name
+    .replace(UNSAFE, "_")
+    .replace(/^[.\s]+/, "")
+    .trim();
+  const chars = [...cleaned];
+  if (chars.length > MAX_NAME_CHARS) {
+    const ext = /\.[A-Za-z0-9]{1,8}$/.exec(cleaned)?.[0] ?? "";
+    cleaned =
+      chars
+        .slice(0, MAX_NAME_CHARS - ext.length)
+        .join("")
+        .trimEnd() + ext;
+  }
   return cleaned || fallback;
+}
+
+/**
+ * RFC 6266 Content-Disposition: an ASCII `filename` for old clients (accents
+ * dropped, anything else non-ASCII as "_") and `filename*` with the exact
+ * UTF-8 name. HTTP header values cannot carry raw Unicode.
+ */
+export function contentDisposition(filename: string): string {
+  const ascii = filename
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^\x20-\x7e]|["\\%]/g, "_");
+  const utf8 = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return ascii === filename ? `attachment; filename="${ascii}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
 }
 
 /** The upload's name without its .pdf ending, made safe ("document" when nothing is left). */
@@ -59,7 +94,7 @@ export async function storeOutput(env: Env, origin: string, file: OutputFile, op
   await env.FILES.put(key, file.data, {
     httpMetadata: {
       contentType: file.contentType,
-      contentDisposition: `attachment; filename="${safeFilename(file.filename)}"`,
+      contentDisposition: contentDisposition(safeFilename(file.filename)),
     },
   });
   if (!temporary) return { key, url: publicBase(env, origin) + encodeKey(key), size: file.data.byteLength };

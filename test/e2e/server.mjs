@@ -16,7 +16,7 @@ const WRANGLER_JS = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js")
 export const ADMIN_TOKEN = "e2e-admin-token";
 const JWT_SECRET = "e2e-jwt-secret-0123456789abcdef";
 
-async function freePort() {
+export async function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();

@@ -1,4 +1,5 @@
 import { EngineError } from "../errors";
+import { saslprep } from "../text/saslprep";
 import { asEngineError, openPdfDocument } from "./document";
 import { loadMupdf } from "./loader";
 import { SAVE } from "./save-options";
@@ -23,6 +24,19 @@ const MATCH: Record<number, UnlockOutcome["matched"]> = { 2: "user", 4: "owner",
  * is not encrypted comes back unchanged whatever the password.
  */
 export async function unlockPdf(bytes: Uint8Array, password: string): Promise<UnlockOutcome> {
+  // The prepared form first (PDF 2.0 for AES-256), then the password as typed
+  // (older revisions, and producers that did not prepare it). A failed
+  // attempt spoils the document, so each try opens it afresh.
+  const candidates = [...new Set([saslprep(password), password])];
+  for (const [i, candidate] of candidates.entries()) {
+    const outcome = await unlockWith(bytes, candidate, i === candidates.length - 1);
+    if (outcome) return outcome;
+  }
+  throw new Error("unlockPdf: no candidate password was tried");
+}
+
+/** One attempt; null when the password is wrong and `last` is false. */
+async function unlockWith(bytes: Uint8Array, password: string, last: boolean): Promise<UnlockOutcome | null> {
   const mupdf = await loadMupdf();
   const doc = openPdfDocument(mupdf, bytes);
   try {
@@ -32,6 +46,7 @@ export async function unlockPdf(bytes: Uint8Array, password: string): Promise<Un
     const encryption = locked ? null : (doc.getMetaData("encryption") ?? "None");
     if (!locked && encryption === "None") return { data: bytes, encryption: null, matched: null, pages: doc.countPages() };
     const matched = MATCH[doc.authenticatePassword(password)] ?? null;
+    if (!matched && !last) return null;
     if (!matched) throw new EngineError("wrong_password", "The password matches neither the user nor the owner password of this PDF.");
     const pages = doc.countPages();
     if (pages === 0) throw new EngineError("corrupt", "The PDF has no readable pages.");

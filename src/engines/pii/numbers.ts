@@ -64,10 +64,19 @@ export function findAadhaar(text: string): Span[] {
   return out;
 }
 
-// 123-45-6789 with one separator used twice, or nine bare digits. The
-// 5-4 and 3-6 spellings Presidio also scores are left out on purpose: 5-4 is
-// a US ZIP+4 code ("94105-1234"), which would black out postal addresses.
-const SSN_SHAPED = /(?<![\w.-])(?:\d{3}([ .-])\d{2}\1\d{4}|\d{9})(?![\w]|[.-]\d)/g;
+// 3-2-4 digits with any separator people type between the groups (dash,
+// en dash, dot, space), mixed or left out: 123-45-6789, 123 45.6789,
+// 123-456789, 12345-6789, 123456789.
+const SSN_SHAPED = /(?<![\w.\u2013-])\d{3}[ .\u2013-]?\d{2}[ .\u2013-]?\d{4}(?![\w]|[.\u2013-]\d)/g;
+
+// "12345-6789" is also how US addresses write a ZIP+4 code. After a state
+// code ("Austin, TX 78701-1234") or the word ZIP, it is one.
+const ZIP_PLUS_4 = /^\d{5}-\d{4}$/;
+const ADDRESS_BEFORE = /(?:\b[A-Z]{2},?|\bzip(?:\s*code)?:?)\s+$/i;
+
+function ssnShaped(text: string): (Span & { text: string })[] {
+  return [...spans(text, SSN_SHAPED)].filter((m) => !(ZIP_PLUS_4.test(m.text) && ADDRESS_BEFORE.test(text.slice(Math.max(0, m.start - 16), m.start))));
+}
 
 const SSN_SAMPLES = ["123456789", "078051120", "219099999"];
 
@@ -88,9 +97,9 @@ export function isValidItin(digits: string): boolean {
 }
 
 export function findSsn(text: string): Span[] {
-  return [...spans(text, SSN_SHAPED)].filter((m) => isValidSsn(digitsOf(m.text)));
+  return ssnShaped(text).filter((m) => isValidSsn(digitsOf(m.text)));
 }
 
 export function findItin(text: string): Span[] {
-  return [...spans(text, SSN_SHAPED)].filter((m) => isValidItin(digitsOf(m.text)));
+  return ssnShaped(text).filter((m) => isValidItin(digitsOf(m.text)));
 }

@@ -77,6 +77,10 @@ export function findIpv4(text: string): Span[] {
 const PHONE_INTL = /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,5}\)?){1,6}(?!\d)/g;
 const PHONE_US = /(?<![\w(+.-])(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\) ?|[2-9]\d{2}[ .-])[2-9]\d{2}[ .-]\d{4}(?![\w]|[.-]\d)/g;
 const PHONE_NATIONAL = /(?<![\w+.-])0\d{1,4}[ -]\d{3,8}(?:[ -]\d{3,4})?(?![\w]|[ -]\d)/g;
+// Mobile numbers written without a country code, in the one shape whose
+// prefix makes them unmistakable: China's 11 digits, 1 then a carrier block
+// (13x-19x), bare or grouped 3-4-4 (13812345678, 138 1234 5678).
+const PHONE_CN_MOBILE = /(?<![\w+.-])1(?:3\d|4[5-9]|5[0-35-9]|6[25-7]|7[0-8]|8\d|9\d)(?:[ -]?\d{4}){2}(?![\w]|[ -]\d)/g;
 
 export function findPhones(text: string): Span[] {
   const out: Span[] = [];
@@ -85,6 +89,7 @@ export function findPhones(text: string): Span[] {
     if (n >= 8 && n <= 15) out.push(trimParen(m));
   }
   for (const m of spans(text, PHONE_US)) out.push(m);
+  for (const m of spans(text, PHONE_CN_MOBILE)) out.push(m);
   for (const m of spans(text, PHONE_NATIONAL)) {
     const n = m.text.replace(/\D/g, "").length;
     if (n >= 9 && n <= 12) out.push(m);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
 import { corpusFile, itWithCorpus } from "../../support/corpus";
 import { download, pdfFile, postForm, problem, withKey } from "../../support/http";
-import { makePdf } from "../../support/pdf.mjs";
+import { encryptedPdf, makePdf } from "../../support/pdf.mjs";
 import { isEncrypted } from "../../support/pdf-read";
 import { mupdfTexts } from "../../support/mupdf";
 
@@ -87,6 +87,28 @@ describe("POST /api/v1/security/security/password/remove", () => {
       expect(res.headers.get("X-Credits-Charged")).toBe("0");
     }
     expect(await balanceOf(acct.token)).toBe(50);
+  });
+
+  it("AES-256 (R6) passwords are prepared with SASLprep: no-break spaces, soft hyphens and decomposed accents still match", async () => {
+    // Passwords set in their prepared form, as a PDF 2.0 producer stores them; typed the way people (and their keyboards) type them.
+    const cases = [
+      { set: "pass word", typed: "pass\u00A0word" },
+      { set: "password", typed: "pass\u00ADword" },
+      { set: "Ålesund", typed: "A\u030Alesund" },
+      { set: "password", typed: "ｐａｓｓｗｏｒｄ" },
+    ];
+    for (const { set, typed } of cases) {
+      const locked = await encryptedPdf(await makePdf({ pages: 2, label: "Prepared" }), { user: set, owner: `${set}-owner` });
+      const { res, body } = await unlock(locked, typed);
+      expect(res.status, JSON.stringify(typed)).toBe(200);
+      expect(body).toMatchObject({ was_encrypted: true, encryption: expect.stringContaining("R6"), pages: 2 });
+      expect(await isEncrypted(await download(body.file_url))).toBe(false);
+    }
+    // Preparation does not make every password match.
+    const locked = await encryptedPdf(await makePdf({ pages: 1 }), { user: "password", owner: "owner" });
+    const { res } = await unlock(locked, "pass-word");
+    expect(res.status).toBe(400);
+    expect((await problem(res)).code).toBe("wrong_password");
   });
 
   it("a file that is not encrypted succeeds and comes back byte for byte", async () => {
