@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   engine_failed: [500, "Processing failed"],
   not_implemented: [501, "Not implemented yet"],
   service_unavailable: [503, "Service unavailable"],
+  memory_busy: [503, "Server busy"],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -11,6 +11,7 @@ import { jsonBody } from "../http/guards";
 import { constantTimeEqual } from "../secrets/encoding";
 import { settingsOf } from "../settings";
 import { emitEvent } from "../webhooks/emit";
+import { memoryReport } from "../runtime/memory";
 import { heapReport } from "../engines/heap";
 import { mupdfInstanceStats } from "../engines/mupdf/loader";
 import { flushOutbox, listOutbox } from "../mail/outbox";
@@ -73,14 +74,14 @@ export const adminApi = new Hono<AppEnv>()
       201,
     );
   })
-  // WASM heap sizes of this isolate, for `npm run bench` (workerd does not enforce 128 MB locally).
   .get("/outbox", async (c) => {
     const query = outboxQuery.safeParse(c.req.query());
     if (!query.success) throw new ApiError("validation_failed", "status must be unsent, sent, failed or all; limit 1 to 100.");
     return c.json({ data: await listOutbox(c.env, query.data.status, query.data.limit) });
   })
   .post("/outbox/flush", async (c) => c.json(await flushOutbox(c.env)))
-  .get("/runtime", (c) => c.json({ wasm_heaps: heapReport(), mupdf: mupdfInstanceStats() }))
+  // The memory of the isolate that answers (docs/memory.md): heaps by engine, their total and peak, the budget calls are admitted against.
+  .get("/runtime", (c) => c.json({ wasm_heaps: heapReport(), ...memoryReport(), mupdf: mupdfInstanceStats() }))
   .get("/accounts/:id", async (c) => c.json(await loadAccount(c.env, c.req.param("id"))))
   .patch("/accounts/:id", async (c) => {
     const { plan } = await jsonBody(c, z.object({ plan: planField }));

@@ -9,6 +9,8 @@ import { principalOf, type AppContext } from "../http/context";
 import { enforceRateLimit } from "../http/rate-limit";
 import { type StoredOutput, storeOutput } from "../storage/outputs";
 import { emitEvent } from "../webhooks/emit";
+import { withMemory } from "../runtime/memory";
+import { memoryEstimate } from "./memory-estimate";
 import { checkAccess, checkKeyForOperation, checkKeyForTool, selectOperation } from "./access";
 import type { Operation, ToolContext, ToolDef } from "./define";
 import { parseWith, readBody } from "./validate";
@@ -42,7 +44,6 @@ export function toolRoute(tool: ToolDef) {
 async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
   const env = c.env;
   const principal = await principalOf(c);
-  const requestId = c.get("requestId");
 
   checkAccess(tool, tool.operations[0], principal, c.req.raw);
   checkKeyForTool(tool, principal);
@@ -56,6 +57,14 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
 
   const units = tool.quantity ? tool.quantity(input) : 1;
   const credits = principal.kind === "anonymous" ? 0 : operation.credits * units;
+  // Admitted against the isolate's memory before anything is charged: a
+  // call that cannot get memory in time is a 503 with nothing to refund.
+  return withMemory(memoryEstimate(tool, input), tool.id, () => runAdmitted(c, tool, principal, operation, input, credits));
+}
+
+async function runAdmitted(c: AppContext, tool: ToolDef, principal: Principal, operation: Operation, input: unknown, credits: number): Promise<Response> {
+  const env = c.env;
+  const requestId = c.get("requestId");
   await debit(env, principal, requestId, operation, credits);
 
   const stored: StoredOutput[] = [];

@@ -1,6 +1,6 @@
 import createMupdf from "../../../wasm/mupdf-factory.js";
 import mupdfWasm from "../../../wasm/mupdf-wasm.wasm";
-import { registerHeap } from "../heap";
+import { registerHeap, samplePeak } from "../heap";
 import { currentCall, trackWrappers, withTrackedWrappers, type MupdfCall } from "./lifetime";
 
 export type Mupdf = typeof import("mupdf");
@@ -29,7 +29,7 @@ interface EmscriptenModuleHooks {
 let loading: Promise<Instance> | undefined;
 let current: Instance | undefined;
 let callsRunning = 0;
-const stats = { instances: 0, recycled: 0, replacementsAbandoned: 0 };
+const stats = { instances: 0, recycled: 0, releasedIdle: 0, replacementsAbandoned: 0 };
 
 /**
  * The MuPDF instance for the running call. The first time a call asks, it
@@ -93,6 +93,7 @@ export async function withMupdfCall<T>(work: () => Promise<T>): Promise<T> {
 }
 
 function afterMupdfCall(): void {
+  samplePeak();
   callsRunning--;
   current?.mupdf.emptyStore();
   if (mupdfHeapBytes() > MUPDF_RECYCLE_BYTES) replacing ??= gate();
@@ -111,30 +112,40 @@ function afterMupdfCall(): void {
 const MAX_REPLACEMENT_WAIT_MS = 30_000;
 
 interface Gate {
-  passed: Promise<void>;
+  /** Set when the replacement is done; waiting calls poll it. */
+  opened: boolean;
   open: () => void;
 }
 let replacing: Gate | undefined;
 
 function gate(): Gate {
-  let open: () => void = () => {};
-  const passed = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { passed, open };
+  const g: Gate = { opened: false, open: () => void (g.opened = true) };
+  return g;
 }
 
+/** How often a call waiting for a replacement looks whether it is done. */
+const POLL_MS = 10;
+
+/**
+ * Waits, on this call's own timers, until the replacement is done. Workers
+ * forbid settling a promise another request created ("Cannot perform I/O on
+ * behalf of a different request"), so the call that finishes the
+ * replacement only sets a flag.
+ */
 async function replacementDone(): Promise<void> {
   const waiting = replacing;
   if (!waiting) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), MAX_REPLACEMENT_WAIT_MS)));
-  const gaveUp = await Promise.race([waiting.passed.then(() => false), timedOut]);
-  if (timer !== undefined) clearTimeout(timer);
-  if (gaveUp && replacing === waiting) {
-    stats.replacementsAbandoned++;
-    replacing = undefined;
-    waiting.open();
+  const deadline = Date.now() + MAX_REPLACEMENT_WAIT_MS;
+  while (!waiting.opened) {
+    if (Date.now() >= deadline) {
+      if (replacing === waiting) {
+        stats.replacementsAbandoned++;
+        replacing = undefined;
+      }
+      waiting.open();
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
 
@@ -163,9 +174,19 @@ export function mupdfInstanceStats() {
   return {
     instances: stats.instances,
     recycled: stats.recycled,
+    released_idle: stats.releasedIdle,
     replacements_abandoned: stats.replacementsAbandoned,
     recycle_above_bytes: MUPDF_RECYCLE_BYTES,
   };
 }
 
-registerHeap("mupdf", mupdfHeapBytes);
+/** Drops an idle instance when the isolate needs its memory (the memory governor asks only while no call runs). */
+function releaseIdleMupdf(): boolean {
+  if (!current || callsRunning > 0 || replacing) return false;
+  loading = undefined;
+  current = undefined;
+  stats.releasedIdle++;
+  return true;
+}
+
+registerHeap("mupdf", mupdfHeapBytes, releaseIdleMupdf);

@@ -1,4 +1,4 @@
-import { registerHeap } from "../../heap";
+import { registerHeap, samplePeak } from "../../heap";
 import { ensureImageData } from "./image-data";
 import { lazy, type Lazy } from "./once";
 
@@ -43,7 +43,11 @@ function slot(name: string): Slot {
     const created: Slot = {};
     s = created;
     slots.set(name, created);
-    registerHeap(name, () => created.memory?.buffer.byteLength ?? 0);
+    registerHeap(
+      name,
+      () => created.memory?.buffer.byteLength ?? 0,
+      () => drop(created),
+    );
   }
   return s;
 }
@@ -54,12 +58,16 @@ function slot(name: string): Slot {
  * re-instantiated on next use (about 20 ms from the precompiled module).
  */
 export function trimCodecHeaps(limitBytes: number): void {
-  for (const s of slots.values()) {
-    if (s.memory && s.loader && s.memory.buffer.byteLength > limitBytes) {
-      s.loader.reset();
-      s.memory = undefined;
-    }
-  }
+  samplePeak();
+  for (const s of slots.values()) if (s.memory && s.memory.buffer.byteLength > limitBytes) drop(s);
+}
+
+/** Forgets a codec's instance, so its memory goes with the last reference; the next use instantiates afresh. */
+function drop(s: Slot): boolean {
+  if (!s.memory || !s.loader) return false;
+  s.loader.reset();
+  s.memory = undefined;
+  return true;
 }
 
 /** Instantiates an Emscripten codec lazily, once, and makes it trimmable. */

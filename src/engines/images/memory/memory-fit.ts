@@ -1,3 +1,4 @@
+import { reserveMemory } from "../../../runtime/memory";
 import { EngineError } from "../../errors";
 import { avifGridBytes } from "../avif/grid-writer";
 import type { SinkRoad, SourceRoad } from "./paths";
@@ -101,4 +102,14 @@ export function assertFitsWorker(plan: MemoryPlan): void {
     `Processing this ${what} needs about ${Math.round(bytes / MiB)} MB, more than the ${IMAGE_CALL_BUDGET / MiB} MB an image call may use in a 128 MB Worker. ` +
       "Send a smaller image, or a JPEG or non-interlaced PNG (those are read in bands at any size).",
   );
+}
+
+/**
+ * The check above, then the call's share of the isolate's memory budget
+ * raised to this plan (src/runtime/memory.ts): a call that fits a Worker on
+ * its own may still wait for calls running beside it.
+ */
+export async function fitWorker(plan: MemoryPlan): Promise<void> {
+  assertFitsWorker(plan);
+  await reserveMemory(estimateBytes(plan));
 }

@@ -1,6 +1,9 @@
+import { samplePeak } from "../../heap";
+
 /**
- * Called at band boundaries of the streaming paths. A no-op in the Worker;
- * the memory benchmark (scripts/bench/images.mjs, run in Node) sets it to
- * collect garbage and sample live memory, which workerd cannot report.
+ * Called at band boundaries of the streaming paths. In the Worker it records
+ * the isolate's WASM high-water mark (engines/heap.ts); the memory benchmark
+ * (scripts/bench/images.mjs, run in Node) replaces it to collect garbage and
+ * sample live memory, which workerd cannot report.
  */
-export const memoryProbe: { sample: () => void } = { sample: () => undefined };
+export const memoryProbe: { sample: () => void } = { sample: () => void samplePeak() };

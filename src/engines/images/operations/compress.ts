@@ -5,7 +5,7 @@ import { writePalettePng, writePng } from "../codecs/png-writer";
 import { decodeImage, upright, type Decoded } from "../codecs/decode";
 import { encodeImage } from "../codecs/encode";
 import { readHeader } from "../formats/header";
-import { assertFitsWorker } from "../memory/memory-fit";
+import { fitWorker } from "../memory/memory-fit";
 import { checkedJpeg } from "../jpeg/decode-file";
 import { parseJpeg } from "../jpeg/markers";
 import { canRequantize, requantizeJpeg } from "../jpeg/requantize";
@@ -88,7 +88,7 @@ async function compressJpeg(input: Uint8Array, quality: number, header: ImageHea
 async function compressPngInBands(input: Uint8Array, quality: number, header: ImageHeader): Promise<ImageResult | null> {
   if (bandedOrientation(input, "png-bands") !== 1) return null;
   const { width, height } = header;
-  assertFitsWorker({ input: { format: "png", pixels: width * height }, source: "png-bands", output: { format: "png", width, height, sink: "png-rows" } });
+  await fitWorker({ input: { format: "png", pixels: width * height }, source: "png-bands", output: { format: "png", width, height, sink: "png-rows" } });
   const opened = await openSource(input, "png-bands");
   const encoded =
     quality >= 100
@@ -112,7 +112,7 @@ export async function compressImage(input: Uint8Array, quality: number): Promise
     const done = await compressPngInBands(input, quality, header);
     if (done) return done;
   }
-  assertFitsWorker({
+  await fitWorker({
     input: { format, pixels },
     source: "whole",
     output: { format, width: header.width, height: header.height, sink: sinkRoad(format, pixels, 1) },

@@ -3,7 +3,7 @@ import { resizeLanczos3 } from "../codecs/resize";
 import { decodeImage, upright } from "../codecs/decode";
 import { encodeImage } from "../codecs/encode";
 import { checkPixels, readHeader } from "../formats/header";
-import { assertFitsWorker } from "../memory/memory-fit";
+import { fitWorker } from "../memory/memory-fit";
 import { swapsAxes } from "../pixels/orientation";
 import { pngInterlaced, sinkRoad, sourceRoad, type SourceRoad } from "../memory/paths";
 import { WASM_RESIZE_PIXELS } from "../memory/budget";
@@ -53,7 +53,7 @@ async function resizeBanded(input: Uint8Array, header: ImageHeader, road: Exclud
   const [storedW, storedH] = swap ? [h, w] : [w, h];
   const format = req.format ?? header.format;
   const sink = sinkRoad(format, w * h, orientation);
-  assertFitsWorker({
+  await fitWorker({
     input: { format: header.format, pixels: header.width * header.height },
     source: road,
     output: { format, width: storedW, height: storedH, sink },
@@ -74,13 +74,13 @@ export async function resizeImage(input: Uint8Array, req: ResizeRequest): Promis
   const source = { format: header.format, pixels };
   // A convert's output size is the input's: the whole call is checked before decoding.
   const sameSize = keepsSize(req) ? { format: req.format ?? header.format, width: header.width, height: header.height } : null;
-  assertFitsWorker({ input: source, source: "whole", output: sameSize ? { ...sameSize, sink: sinkRoad(sameSize.format, pixels, 1) } : undefined });
+  await fitWorker({ input: source, source: "whole", output: sameSize ? { ...sameSize, sink: sinkRoad(sameSize.format, pixels, 1) } : undefined });
   const d = await decodeImage(input);
   const px = upright(d);
   const [w, h] = keepsSize(req) ? [px.width, px.height] : targetSize(px.width, px.height, req);
   checkPixels(w, h, "The resized image");
   const format = req.format ?? d.format;
-  assertFitsWorker({ input: source, source: "whole", output: { format, width: w, height: h, sink: sinkRoad(format, w * h, 1) } });
+  await fitWorker({ input: source, source: "whole", output: { format, width: w, height: h, sink: sinkRoad(format, w * h, 1) } });
   const small = px.width * px.height + w * h <= WASM_RESIZE_PIXELS;
   const out = w === px.width && h === px.height ? px : small ? await resizeLanczos3(px, w, h) : resizeInJs(px, w, h);
   const bytes = await encodeImage(out, format, { quality: req.quality, icc: d.icc });

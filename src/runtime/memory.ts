@@ -1,0 +1,182 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { peakReport, releaseIdleHeaps, samplePeak, wasmTotal } from "../engines/heap";
+import { ApiError } from "../errors";
+
+// The isolate's memory governor. A Worker isolate has 128 MB for JavaScript
+// and every WebAssembly memory together, shared by all the requests it holds,
+// and production kills an isolate that passes it (every request in it fails)
+// while local workerd enforces nothing. So every tool call declares the
+// memory it expects to need before it runs, and is admitted against what the
+// whole isolate holds now: the live WASM heaps plus what the calls already
+// running have reserved. A call that does not fit waits in a short FIFO
+// queue; past its length or wait it is answered 503 with Retry-After, and
+// the pipeline's refund guard gives any debit back.
+//
+// The sum is deliberately cautious: a running call's reservation and the
+// heap growth it causes are both counted. That makes concurrent heavy calls
+// take turns rather than meet at the limit.
+
+const MiB = 1024 * 1024;
+
+export interface MemoryLimits {
+  /** WASM heaps plus reservations may not pass this; the rest of the 128 MB is the JS heap and the runtime. */
+  budgetBytes: number;
+  /** Calls that may wait for memory at once. */
+  queueLength: number;
+  /** How long a call waits before it is answered 503. */
+  queueWaitMs: number;
+  /** When calls wait and none runs, idle engine instances are released until the heaps are at most this. */
+  idleTargetBytes: number;
+}
+
+export const DEFAULT_MEMORY_LIMITS: Readonly<MemoryLimits> = {
+  budgetBytes: 100 * MiB,
+  queueLength: 64,
+  queueWaitMs: 20_000,
+  idleTargetBytes: 24 * MiB,
+};
+
+let limits: MemoryLimits = { ...DEFAULT_MEMORY_LIMITS };
+
+/** Replaces some limits (operators through settings; tests that need a small budget). Answers the previous ones. */
+export function configureMemory(next: Partial<MemoryLimits>): MemoryLimits {
+  const previous = limits;
+  limits = { ...limits, ...next };
+  return previous;
+}
+
+interface Reservation {
+  bytes: number;
+  label: string;
+}
+
+interface Waiter {
+  reservation: Reservation;
+  bytes: number;
+  /** Set by wake(), read by the waiting call itself (see grow). */
+  admitted: boolean;
+}
+
+/** How often a waiting call looks whether it was admitted. */
+const POLL_MS = 10;
+
+const scope = new AsyncLocalStorage<Reservation>();
+const running = new Set<Reservation>();
+const queue: Waiter[] = [];
+const stats = { admitted: 0, queued: 0, refused: 0, releasedIdle: 0, largestReservation: 0 };
+
+const reserved = (except?: Reservation) => [...running].reduce((n, r) => (r === except ? n : n + r.bytes), 0);
+const committed = (except?: Reservation) => wasmTotal() + reserved(except);
+
+/**
+ * Runs `work` as one call holding `bytes` of the budget, waiting for room
+ * first. Nested calls (a tool that calls another engine) share the outer
+ * reservation.
+ */
+export async function withMemory<T>(bytes: number, label: string, work: () => Promise<T>): Promise<T> {
+  if (scope.getStore()) return work();
+  const reservation: Reservation = { bytes: 0, label };
+  await grow(reservation, bytes);
+  try {
+    return await scope.run(reservation, work);
+  } finally {
+    running.delete(reservation);
+    samplePeak();
+    wake();
+  }
+}
+
+/**
+ * Raises the running call's reservation to `bytes` once an engine knows its
+ * real plan (an image's size is known only from its header), waiting for
+ * room like a new call. Outside a call it does nothing.
+ */
+export async function reserveMemory(bytes: number): Promise<void> {
+  const reservation = scope.getStore();
+  if (reservation && bytes > reservation.bytes) await grow(reservation, bytes);
+}
+
+async function grow(reservation: Reservation, bytes: number): Promise<void> {
+  const wanted = Math.min(bytes, limits.budgetBytes);
+  // Alone but short of room: idle engines give their memory back first.
+  if (running.size === 0 && wasmTotal() + wanted > limits.budgetBytes) {
+    stats.releasedIdle += releaseIdleHeaps(Math.max(limits.idleTargetBytes, limits.budgetBytes - wanted)).length;
+  }
+  if (fits(reservation, wanted)) return take(reservation, wanted);
+  if (queue.length >= limits.queueLength) refuse(`${queue.length} calls already wait for memory`);
+  stats.queued++;
+  // The waiting call polls its own flag on its own timers. Workers forbid
+  // settling a promise that another request created ("Cannot perform I/O on
+  // behalf of a different request"), so the call that frees memory only
+  // marks the waiter admitted.
+  const waiter: Waiter = { reservation, bytes: wanted, admitted: false };
+  // A running call that needs more goes first: it holds memory already, and
+  // calls queued behind it may be waiting for exactly that memory.
+  if (running.has(reservation)) queue.unshift(waiter);
+  else queue.push(waiter);
+  wake();
+  const deadline = Date.now() + limits.queueWaitMs;
+  while (!waiter.admitted) {
+    if (Date.now() >= deadline) {
+      queue.splice(queue.indexOf(waiter), 1);
+      refuse(`no memory came free within ${Math.round(limits.queueWaitMs / 1000)} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    wake();
+  }
+}
+
+/**
+ * A call fits when the heaps and every other reservation leave room for it.
+ * A call alone in the isolate always runs (after idle engines have given
+ * their memory back): waiting would never make more room.
+ */
+function fits(reservation: Reservation, bytes: number): boolean {
+  const alone = running.size === 0 || (running.size === 1 && running.has(reservation));
+  return alone || committed(reservation) + bytes <= limits.budgetBytes;
+}
+
+function take(reservation: Reservation, bytes: number): void {
+  if (!running.has(reservation)) stats.admitted++;
+  reservation.bytes = bytes;
+  stats.largestReservation = Math.max(stats.largestReservation, bytes);
+  running.add(reservation);
+}
+
+/** Admits waiting calls in order while the head fits; releases idle engines first when nothing runs. */
+function wake(): void {
+  while (queue.length > 0) {
+    const head = queue[0];
+    if (!fits(head.reservation, head.bytes) && running.size === 0) stats.releasedIdle += releaseIdleHeaps(limits.idleTargetBytes).length;
+    if (!fits(head.reservation, head.bytes)) return;
+    queue.shift();
+    take(head.reservation, head.bytes);
+    head.admitted = true;
+  }
+  if (running.size === 0 && wasmTotal() > limits.budgetBytes) stats.releasedIdle += releaseIdleHeaps(limits.idleTargetBytes).length;
+}
+
+function refuse(why: string): never {
+  stats.refused++;
+  throw new ApiError("memory_busy", `This server is at its memory budget (${why}); nothing was charged. Retry shortly.`, {
+    headers: { "Retry-After": "2" },
+  });
+}
+
+/** For GET /admin/v1/runtime: the budget, what is held and reserved now, the peak since start, and the queue. */
+export function memoryReport() {
+  return {
+    wasm_total: wasmTotal(),
+    wasm_peak: samplePeak(),
+    wasm_peak_heaps: peakReport(),
+    budget: limits.budgetBytes,
+    reserved: reserved(),
+    largest_reservation: stats.largestReservation,
+    running: running.size,
+    waiting: queue.length,
+    admitted: stats.admitted,
+    queued: stats.queued,
+    refused: stats.refused,
+    released_idle: stats.releasedIdle,
+  };
+}

@@ -1,0 +1,187 @@
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { configureMemory, DEFAULT_MEMORY_LIMITS } from "../../src/runtime/memory";
+import { accountWithKey, balanceOf } from "../support/accounts";
+import { ADMIN_TOKEN, call, file, postForm, postJson, withKey } from "../support/http";
+import { encodeJpegFromRows } from "../../src/engines/images";
+import { writePng } from "../../src/engines/images/codecs/png-writer";
+import { photo } from "../support/images/fixtures";
+import { plainPdf, scannedPdf } from "../support/pdf.mjs";
+import { toBase64 } from "../../src/secrets/encoding";
+
+// Issue #10: calls are admitted against what the whole isolate holds. The
+// Worker runs in this test's isolate, so the governor these tests configure
+// is the one the HTTP calls go through.
+
+interface Runtime {
+  wasm_heaps: Record<string, number>;
+  wasm_total: number;
+  wasm_peak: number;
+  wasm_peak_heaps: Record<string, number>;
+  budget: number;
+  reserved: number;
+  largest_reservation: number;
+  running: number;
+  waiting: number;
+  admitted: number;
+  queued: number;
+  refused: number;
+  released_idle: number;
+  mupdf: { released_idle: number; instances: number };
+}
+
+async function runtime(): Promise<Runtime> {
+  return (await (await call("/admin/v1/runtime", { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as Runtime;
+}
+
+const MiB = 1024 * 1024;
+let bigPng: Uint8Array;
+let bigJpeg: Uint8Array;
+
+// Inputs are written without growing this isolate's WASM heaps (the peak is
+// the Worker's, and the test runs in its isolate): PNG by our JS writer, JPEG
+// by the band writer, a band at a time.
+async function bandedJpeg(width: number, height: number): Promise<Uint8Array> {
+  const px = photo(width, height);
+  const rows = (y0: number, y1: number) => ({ data: px.data.subarray(y0 * width * 4, y1 * width * 4), width, height: y1 - y0 });
+  return encodeJpegFromRows(width, height, 90, rows);
+}
+
+beforeAll(async () => {
+  // About 3 MP: slow enough (hundreds of ms) that concurrent calls overlap.
+  bigPng = writePng(photo(2000, 1500));
+  bigJpeg = await bandedJpeg(2000, 1500);
+});
+
+afterEach(() => void configureMemory(DEFAULT_MEMORY_LIMITS));
+
+const resize = (key: string, bytes = bigPng) =>
+  postForm("/api/v1/image/resize", { file: file(bytes, "big.png", "image/png"), width: "1900", target_format: "webp" }, withKey(key));
+
+describe("the isolate's memory governor", () => {
+  it("reports every heap, their total, the peak since start and the budget", async () => {
+    const { key } = await accountWithKey({ credits: 100 });
+    expect((await resize(key)).status).toBe(200);
+    const r = await runtime();
+    expect(r.budget).toBe(100 * MiB);
+    expect(r.wasm_total).toBe(Object.values(r.wasm_heaps).reduce((a, b) => a + b, 0));
+    expect(r.wasm_peak).toBeGreaterThanOrEqual(r.wasm_total);
+    expect(r.wasm_peak).toBeGreaterThan(0);
+    expect(r.running).toBe(0);
+    expect(r.reserved).toBe(0);
+  });
+
+  it("queues a call that does not fit beside a running one, and answers 503 with Retry-After past the queue, charging nothing", async () => {
+    const acct = await accountWithKey({ credits: 1000 });
+    // Any second call is over this budget; one call alone always runs.
+    configureMemory({ budgetBytes: 1 * MiB, queueLength: 1, queueWaitMs: 30_000 });
+    const before = await runtime();
+    const results = await Promise.all(Array.from({ length: 4 }, () => resize(acct.key)));
+    const statuses = results.map((r) => r.status).sort();
+    expect(
+      statuses.every((s) => s === 200 || s === 503),
+      statuses.join(),
+    ).toBe(true);
+    const ok = results.filter((r) => r.status === 200);
+    const busy = results.filter((r) => r.status === 503);
+    // One runs, one waits for it and then runs, the other two find the queue full.
+    expect(ok.length).toBe(2);
+    expect(busy.length).toBe(2);
+    for (const res of busy) {
+      expect(res.headers.get("Retry-After")).toBe("2");
+      expect(res.headers.get("X-Credits-Charged")).toBe("0");
+      const body = (await res.json()) as { code: string; status: number };
+      expect(body).toMatchObject({ code: "memory_busy", status: 503 });
+    }
+    for (const res of ok) expect(res.headers.get("X-Credits-Charged")).toBe("10");
+    expect(await balanceOf(acct.token)).toBe(1000 - 10 * ok.length);
+    const after = await runtime();
+    expect(after.queued - before.queued).toBe(1);
+    expect(after.refused - before.refused).toBe(2);
+    expect(after.running).toBe(0);
+    expect(after.waiting).toBe(0);
+  });
+
+  it("a call that waits longer than the queue allows is a 503, and nothing is charged", async () => {
+    const acct = await accountWithKey({ credits: 1000 });
+    configureMemory({ budgetBytes: 1 * MiB, queueLength: 8, queueWaitMs: 50 });
+    const results = await Promise.all([resize(acct.key), resize(acct.key), resize(acct.key)]);
+    const ok = results.filter((r) => r.status === 200).length;
+    const busy = results.filter((r) => r.status === 503);
+    expect(ok).toBeGreaterThanOrEqual(1);
+    expect(busy.length).toBeGreaterThanOrEqual(1);
+    expect(ok + busy.length).toBe(3);
+    for (const res of busy) expect(((await res.json()) as { detail: string }).detail).toMatch(/within 0 s|within \d+ s/);
+    expect(await balanceOf(acct.token)).toBe(1000 - 10 * ok);
+  });
+
+  it("calls that fit run side by side: nothing waits under the default budget for small PDFs", async () => {
+    const acct = await accountWithKey({ credits: 1000 });
+    const pdf = await plainPdf(2);
+    const before = await runtime();
+    const results = await Promise.all(Array.from({ length: 6 }, () => postForm("/api/v1/pdf/page-numbers", { file: file(pdf, "a.pdf") }, withKey(acct.key))));
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
+    expect((await runtime()).refused).toBe(before.refused);
+  });
+
+  it("a call alone that would pass the budget first makes idle engines give their instances back", async () => {
+    const acct = await accountWithKey({ credits: 1000 });
+    // Grow some heaps: MuPDF and the image codecs.
+    expect((await postForm("/api/v1/pdf/page-numbers", { file: file(await plainPdf(1), "a.pdf") }, withKey(acct.key))).status).toBe(200);
+    expect((await resize(acct.key, bigJpeg)).status).toBe(200);
+    const grown = await runtime();
+    expect(grown.wasm_total).toBeGreaterThan(16 * MiB);
+    configureMemory({ budgetBytes: 2 * MiB, idleTargetBytes: 0 });
+    expect((await postForm("/api/v1/pdf/page-numbers", { file: file(await plainPdf(1), "b.pdf") }, withKey(acct.key))).status).toBe(200);
+    const after = await runtime();
+    expect(after.released_idle).toBeGreaterThan(grown.released_idle);
+    expect(after.mupdf.released_idle).toBeGreaterThan(grown.mupdf.released_idle);
+    // The call ran on a fresh MuPDF; the codecs it did not need stay released.
+    expect(after.mupdf.instances).toBe(grown.mupdf.instances + 1);
+    const codecs = Object.entries(after.wasm_heaps).filter(([name]) => name !== "mupdf" && !name.startsWith("squoosh_"));
+    expect(
+      codecs.every(([, bytes]) => bytes === 0),
+      JSON.stringify(after.wasm_heaps),
+    ).toBe(true);
+  });
+});
+
+describe("a mixed sequence of heavy calls in one isolate", () => {
+  it("one after another and interleaved, the WASM peak never passes 100 MB", { timeout: 300_000 }, async () => {
+    const { key } = await accountWithKey({ credits: 100_000 });
+    const photo12 = await bandedJpeg(4000, 3000);
+    const text = await plainPdf(40);
+    const calls = [
+      () => postForm("/api/v1/image/compress", { file: file(photo12, "phone.jpg", "image/jpeg") }, withKey(key)),
+      () => postForm("/api/v1/image/convert", { file: file(photo12, "phone.jpg", "image/jpeg"), target_format: "png" }, withKey(key)),
+      () => postForm("/api/v1/image/resize", { file: file(photo12, "phone.jpg", "image/jpeg"), width: "1600", target_format: "avif" }, withKey(key)),
+      () => postForm("/api/v1/redact", { file: file(text, "t.pdf"), entity_types: "EMAIL,PHONE" }, withKey(key)),
+      () => postForm("/api/v1/image/convert", { file: file(bigPng, "big.png", "image/png"), target_format: "webp" }, withKey(key)),
+      () => postForm("/api/v1/watermark/text", { file: file(text, "t.pdf"), text: "سري للغاية" }, withKey(key)),
+      () => postForm("/api/v1/pdf/merge/merge", { files: [file(text, "a.pdf"), file(text, "b.pdf")] }, withKey(key)),
+    ];
+    for (const run of calls) expect((await run()).status).toBe(200);
+    for (let i = 0; i < calls.length; i += 2) {
+      const pair = await Promise.all(calls.slice(i, i + 2).map((run) => run()));
+      expect(pair.map((r) => r.status).every((s) => s === 200)).toBe(true);
+    }
+    const r = await runtime();
+    console.log(
+      `Isolate memory after the mixed sequence: peak ${(r.wasm_peak / MiB).toFixed(1)} MiB, now ${(r.wasm_total / MiB).toFixed(1)} MiB; at the peak:`,
+      r.wasm_peak_heaps,
+    );
+    expect(r.wasm_peak).toBeLessThanOrEqual(r.budget);
+  });
+
+  it("compressing a 300 dpi scan reserves what MuPDF's decode takes (its peak is above the budget: issue #10)", { timeout: 120_000 }, async () => {
+    const { key } = await accountWithKey({ credits: 100_000 });
+    const scan = await scannedPdf(1);
+    const compressed = await postJson("/api/v1/compression/single", { file_data: toBase64(scan), filename: "scan.pdf" }, withKey(key));
+    expect(compressed.status).toBe(200);
+    const r = await runtime();
+    // The page is an 8.7 MP grey scan: two decoded copies and MozJPEG's heap, far above what its 2.6 MB upload suggests.
+    expect(r.largest_reservation).toBeGreaterThanOrEqual(2 * 2480 * 3508 + 16 * MiB);
+    console.log(`Scan compression: isolate peak ${(r.wasm_peak / MiB).toFixed(1)} MiB; at the peak:`, r.wasm_peak_heaps);
+    // Measured 101 MiB of MuPDF beside MozJPEG's 16 MiB; the bound catches a regression, the budget is not met yet.
+    expect(r.wasm_peak).toBeLessThanOrEqual(120 * MiB);
+  });
+});
