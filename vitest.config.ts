@@ -1,13 +1,23 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { announceChrome } from "./scripts/chrome-shim.mjs";
 import { announceCorpus } from "./test/support/corpus-location.mjs";
 import { corpusService } from "./test/support/corpus-service.mjs";
+import { startPageServer } from "./test/support/page-server.mjs";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   // One notice (or, under REQUIRE_CORPUS=1, an error) when ../shared/corpus is absent.
   const corpusAvailable = announceCorpus();
+  // Browser Rendering offline: points XDG_CACHE_HOME at .wrangler/xdg-cache and
+  // writes the Chromium wrapper miniflare launches; one notice (or, under
+  // REQUIRE_CHROMIUM=1, an error) when there is no Chromium.
+  const browserAvailable = announceChrome();
+  // Pages for url sources, on a loopback port the renderer may load only
+  // because BROWSER_DEV_ALLOWED_ORIGINS names exactly this origin (and one
+  // where nothing listens).
+  const pageServer = await startPageServer();
   return {
     plugins: [
       cloudflareTest({
@@ -16,6 +26,12 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             CORPUS_AVAILABLE: corpusAvailable ? "true" : "false",
+            BROWSER_AVAILABLE: browserAvailable ? "true" : "false",
+            BROWSER_DEV_ALLOWED_ORIGINS: `${pageServer.origin},${pageServer.deadOrigin}`,
+            PAGE_SERVER_ORIGIN: pageServer.origin,
+            DEAD_ORIGIN: pageServer.deadOrigin,
+            // Timeout tests wait this long, not 30 s.
+            BROWSER_PAGE_TIMEOUT_MS: "6000",
             JWT_SECRET: "test-jwt-secret-0123456789abcdef",
             MAIL_FROM: "alerts@docapi.test",
             ADMIN_TOKEN: "test-admin-token",

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CHROMIUM_NOTICE, prepareChrome } from "./chrome-shim.mjs";
 import { devArgs } from "./dev-args.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -18,6 +19,10 @@ if (!existsSync(devVars)) {
   writeFileSync(devVars, `JWT_SECRET=${jwt}\nADMIN_TOKEN=${admin}\nALLOW_INSECURE_WEBHOOKS=true\nALLOW_PRIVATE_WEBHOOK_TARGETS=true\n`, { mode: 0o600 });
   console.log(`Created .dev.vars. Operator token (shown once): ADMIN_TOKEN=${admin}`);
 }
+
+// Browser Rendering offline: miniflare launches the system Chromium through
+// a wrapper under .wrangler/xdg-cache (sets XDG_CACHE_HOME for wrangler).
+if (!prepareChrome()) console.warn(`HTML to PDF needs a browser: ${CHROMIUM_NOTICE.split(":")[0]}; miniflare will try to download Chrome.`);
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 const migrate = spawnSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--local"], {

@@ -13,6 +13,8 @@ export interface Env {
   EMAIL?: SendEmail;
   /** Sender address of outgoing mail, on a domain onboarded to Email Service. */
   MAIL_FROM?: string;
+  /** Browser Rendering (src/engines/browser); locally miniflare launches Chromium (scripts/chrome-shim.mjs). */
+  BROWSER: Fetcher;
   ANON_LIMITER: RateLimit;
   AUTH_LIMITER: RateLimit;
   JWT_SECRET?: string;
@@ -21,6 +23,10 @@ export interface Env {
   PUBLIC_FILES_BASE_URL?: string;
   ALLOW_INSECURE_WEBHOOKS?: string;
   ALLOW_PRIVATE_WEBHOOK_TARGETS?: string;
+  /** Dev and tests only: exact loopback origins the HTML renderer may load (never the webhook switch). */
+  BROWSER_DEV_ALLOWED_ORIGINS?: string;
+  /** Tests only: shortens the 30 s page-load timeout of the HTML renderer. */
+  BROWSER_PAGE_TIMEOUT_MS?: string;
   /** Seals webhook signing secrets at rest; falls back to JWT_SECRET (README, Webhooks). */
   WEBHOOK_SECRET_KEY?: string;
   /** Tests only: shortens the 10 s webhook send timeout. */

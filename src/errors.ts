@@ -40,12 +40,19 @@ export const ERROR_CODES = {
   image_too_large: [422, "Image too large"],
   invalid_image: [422, "Invalid image"],
   unsupported_image_format: [422, "Image format not available"],
+  url_refused: [422, "URL refused"],
+  page_load_failed: [422, "Page could not be loaded"],
+  page_load_timeout: [422, "Page load timed out"],
+  page_too_large: [422, "Page too large"],
+  page_http_error: [422, "Page answered with an HTTP error"],
+  page_script_failed: [422, "Page script failed"],
   rate_limited: [429, "Too many requests"],
   internal_error: [500, "Internal error"],
   engine_failed: [500, "Processing failed"],
   not_implemented: [501, "Not implemented yet"],
   service_unavailable: [503, "Service unavailable"],
   memory_busy: [503, "Server busy"],
+  browser_unavailable: [503, "No browser available"],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

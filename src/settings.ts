@@ -16,6 +16,14 @@ const optionalText = z
   .optional()
   .transform((v) => (v === "" ? undefined : v));
 
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+const milliseconds = z
+  .string()
+  .regex(/^[1-9]\d*$/, "must be a whole number of milliseconds")
+  .transform(Number)
+  .optional();
+
 const SETTINGS = z.object({
   /** Source of the dashboard-JWT key and, unless their own secrets are set, of the file-link and webhook keys. */
   JWT_SECRET: z.string({ error: "is not set" }).min(16, "must be at least 16 characters"),
@@ -26,11 +34,27 @@ const SETTINGS = z.object({
   PUBLIC_FILES_BASE_URL: optionalText.pipe(z.url({ error: "must be an absolute URL" }).optional()),
   ALLOW_INSECURE_WEBHOOKS: flag,
   ALLOW_PRIVATE_WEBHOOK_TARGETS: flag,
-  WEBHOOK_SEND_TIMEOUT_MS: z
+  WEBHOOK_SEND_TIMEOUT_MS: milliseconds,
+  /**
+   * Dev and tests only: exact loopback origins the HTML renderer may load
+   * (a local page server). Only loopback hosts are accepted, so even a
+   * misconfigured production can never open private or metadata addresses.
+   */
+  BROWSER_DEV_ALLOWED_ORIGINS: z
     .string()
-    .regex(/^[1-9]\d*$/, "must be a whole number of milliseconds")
-    .transform(Number)
-    .optional(),
+    .optional()
+    .transform((v, ctx) => {
+      const origins = (v ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
+      for (const o of origins) {
+        const ok = URL.canParse(o) && new URL(o).origin === o && LOOPBACK_HOSTS.has(new URL(o).hostname);
+        if (!ok) ctx.addIssue({ code: "custom", message: `entry ${o} must be a loopback origin such as http://127.0.0.1:8788` });
+      }
+      return origins;
+    }),
+  BROWSER_PAGE_TIMEOUT_MS: milliseconds,
 });
 
 export type Settings = z.output<typeof SETTINGS>;

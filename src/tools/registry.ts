@@ -3,6 +3,7 @@ import { compareDocuments } from "./compare-documents";
 import { compressPdf, compressPdfBatch } from "./compress-pdf";
 import { convertDocument } from "./convert-document";
 import type { Operation, ToolDef } from "./define";
+import { htmlPreview } from "./html-preview";
 import { htmlToPdf } from "./html-to-pdf";
 import { imageCompress } from "./image-compress";
 import { imageConvert } from "./image-convert";
@@ -27,6 +28,7 @@ import { watermarkText } from "./watermark-text";
  */
 export const TOOLS: readonly ToolDef[] = [
   htmlToPdf,
+  htmlPreview,
   pdfToMarkdown,
   compressPdf,
   compressPdfBatch,

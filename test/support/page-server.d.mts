@@ -1,0 +1,1 @@
+export declare function startPageServer(): Promise<{ origin: string; deadOrigin: string }>;
