@@ -7,6 +7,7 @@ import { DOCS_HTML } from "./docs-page";
 import { jobsApi } from "./jobs/api";
 import { ApiError, problemResponse } from "./errors";
 import type { AppEnv } from "./http/context";
+import { accountScope, idempotent } from "./http/idempotency";
 import { openApiDocument } from "./openapi";
 import { settingsOf } from "./settings";
 import { filesRoute } from "./storage/files-route";
@@ -42,7 +43,7 @@ export function buildApp(): Hono<AppEnv> {
   app.get("/docs", (c) => c.html(DOCS_HTML));
   app.route("/", filesRoute);
 
-  for (const tool of TOOLS) app.on(tool.method.toUpperCase(), tool.path, toolRoute(tool));
+  for (const tool of TOOLS) app.on(tool.method.toUpperCase(), tool.path, idempotent(accountScope), toolRoute(tool));
   app.route("/", extraToolRoutes);
 
   app.route("/api/v1/keys", keysApi);

@@ -26,6 +26,7 @@ function toolOperation(tool: ToolDef) {
     tags: ["tools"],
     "x-operations": tool.operations,
     security: [{}, { apiKey: [] }, { bearer: [] }],
+    parameters: [{ $ref: "#/components/parameters/IdempotencyKey" }],
     requestBody: { required: true, content: { [media]: { schema: jsonSchema(tool.request, "input") } } },
     responses: {
       "200": {
@@ -37,11 +38,13 @@ function toolOperation(tool: ToolDef) {
       "401": problem,
       "402": problem,
       "403": problem,
+      "409": { ...problem, description: "Problem details: a request with the same Idempotency-Key is still running" },
       "413": problem,
       "415": problem,
       "422": problem,
       "429": problem,
       "500": problem,
+      "503": problem,
       ...(tool.handler ? {} : { "501": problem }),
     },
   };
@@ -55,7 +58,8 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
     info: {
       title: "Document Processing API",
       version: "1.0.0",
-      description: "PDF, document and image tools; API keys, credits and signed webhooks. See README for the non-tool endpoints.",
+      description:
+        "PDF, document and image tools; API keys, credits and signed webhooks. Non-tool endpoints (keys, account, jobs, team, webhooks, files) are described in docs/reference/ of the repository.",
       license: { name: "AGPL-3.0-or-later", identifier: "AGPL-3.0-or-later" },
     },
     servers: [{ url: serverUrl }],
@@ -64,6 +68,16 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       securitySchemes: {
         apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
         bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: "Idempotency-Key",
+          in: "header",
+          required: false,
+          description:
+            "Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept. Keys are per account; anonymous calls ignore it.",
+          schema: { type: "string", minLength: 1, maxLength: 255 },
+        },
       },
       schemas: {
         Problem: {

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { idempotent, operatorScope } from "../http/idempotency";
 import { Hono } from "hono";
 import { z } from "zod";
 import { issueToken } from "../auth/jwt";
@@ -52,7 +53,7 @@ export const adminApi = new Hono<AppEnv>()
     if (!constantTimeEqual(given, token)) throw new ApiError("unauthorized", "The operator token is missing or wrong.");
     await next();
   })
-  .post("/accounts", async (c) => {
+  .post("/accounts", idempotent(operatorScope), async (c) => {
     const body = await jsonBody(c, createAccount);
     const db = database(c.env.DB);
     const email = body.owner_email.toLowerCase();
@@ -91,14 +92,14 @@ export const adminApi = new Hono<AppEnv>()
     if (before.plan !== plan) await emitEvent(c.env, id, "subscription.updated", { previous_plan: before.plan, plan });
     return c.json(await loadAccount(c.env, id));
   })
-  .post("/accounts/:id/credits", async (c) => {
+  .post("/accounts/:id/credits", idempotent(operatorScope), async (c) => {
     const { amount } = await jsonBody(c, z.object({ amount: z.number().int() }));
     const id = c.req.param("id");
     await loadAccount(c.env, id);
     await grant(c.env, id, amount, "operator adjustment");
     return c.json(await loadAccount(c.env, id));
   })
-  .post("/accounts/:id/payments", async (c) => {
+  .post("/accounts/:id/payments", idempotent(operatorScope), async (c) => {
     const body = await jsonBody(
       c,
       z.object({ payment_id: z.string().min(1).max(200), amount_cents: z.number().int().min(0), credits: z.number().int().min(1) }),

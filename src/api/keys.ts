@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
+import { accountScope, idempotent } from "../http/idempotency";
 import { Hono } from "hono";
 import { z } from "zod";
 import { displayPrefix, generateKeySecret, hashKeySecret } from "../auth/api-keys";
@@ -69,7 +70,7 @@ export const keysApi = new Hono<AppEnv>()
     const spend: Record<string, number> = rows.length ? await meterFor(c.env, user.accountId).keySpend(rows.map((r) => r.id)) : {};
     return c.json({ data: rows.map((r) => present(r, spend[r.id] ?? 0)) });
   })
-  .post("/", async (c) => {
+  .post("/", idempotent(accountScope), async (c) => {
     const user = requireUser(await principalOf(c));
     const body = await jsonBody(c, createKeySchema);
     const secret = generateKeySecret();

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { accountScope, idempotent } from "../http/idempotency";
 import { Hono } from "hono";
 import { database, schema } from "../db/client";
 import { ApiError } from "../errors";
@@ -38,7 +39,7 @@ export const webhooksApi = new Hono<AppEnv>()
     const user = await webhookManager(c);
     return c.json({ data: (await listEndpoints(c.env, user.accountId)).map((r) => endpointView(r)) });
   })
-  .on("POST", COLLECTION, async (c) => {
+  .on("POST", COLLECTION, idempotent(accountScope), async (c) => {
     const user = await webhookManager(c);
     const body = await jsonBody(c, createEndpointSchema);
     requireEventsAllowed(user.plan, body.events);

@@ -3,3 +3,4 @@ export * from "./core";
 export * from "./webhooks";
 export * from "./team";
 export * from "./jobs";
+export * from "./idempotency";
