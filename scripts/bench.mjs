@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { CORPUS_ROOT } from "../test/support/corpus-location.mjs";
 import { ROOT, startServerWithKey } from "../test/e2e/server.mjs";
+import { prepareChrome } from "./chrome-shim.mjs";
 
 const only = process.argv.slice(2);
 const rows = [];
@@ -100,6 +101,8 @@ function bundleSize() {
 }
 
 async function main() {
+  // HTML to PDF runs on the system Chromium offline (miniflare's wrapper).
+  if (!prepareChrome()) console.warn("no Chromium found: the HTML section will fail (apt-get install chromium)");
   const server = await startServerWithKey({
     credits: 10_000_000,
     plan: "pro",

@@ -42,6 +42,8 @@ export const ERROR_CODES = {
   image_too_large: [422, "Image too large"],
   invalid_image: [422, "Invalid image"],
   unsupported_image_format: [422, "Image format not available"],
+  unsupported_conversion: [422, "Unsupported conversion"],
+  ai_not_configured: [422, "AI vision not configured"],
   url_refused: [422, "URL refused"],
   page_load_failed: [422, "Page could not be loaded"],
   page_load_timeout: [422, "Page load timed out"],
@@ -54,6 +56,8 @@ export const ERROR_CODES = {
   not_implemented: [501, "Not implemented yet"],
   service_unavailable: [503, "Service unavailable"],
   memory_busy: [503, "Server busy"],
+  llm_not_configured: [503, "AI text model not configured"],
+  ocr_unavailable: [503, "OCR not available"],
   browser_unavailable: [503, "No browser available"],
 } as const satisfies Record<string, readonly [number, string]>;
 

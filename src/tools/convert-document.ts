@@ -1,7 +1,21 @@
 import { z } from "zod";
+import { engineNames, findPair, pairList, pairTable } from "../engines/convert/pairs";
+import { sourceFormatOf, targetFormatOf } from "../engines/convert/formats";
+import { visionConfigured, visionPdfToDocx } from "../engines/convert/vision";
+import { ApiError } from "../errors";
+import { safeFilename } from "../storage/outputs";
 import { engineField } from "./common";
 import { defineTool } from "./define";
 import { formJson, upload } from "./fields";
+
+// api.md, Convert document. The pairs, their engines and what quality_score
+// measures for each live in one table (engines/convert/pairs.ts); this file
+// checks the pair before anything is charged and answers api.md's body.
+
+/** quality_preset as JPEG quality of raster outputs; the other pairs have no lossy step to tune. */
+const JPEG_QUALITY = { standard: 85, premium: 92, maximum: 97 } as const;
+
+const isVisionDocx = (name: string, target: string) => sourceFormatOf(name) === "pdf" && targetFormatOf(target) === "docx";
 
 export const convertDocument = defineTool({
   id: "convert-document",
@@ -9,29 +23,43 @@ export const convertDocument = defineTool({
   method: "post",
   path: "/api/v1/conversion/single",
   body: "multipart",
-  summary: "Convert between PDF, DOCX, TXT and images; the source format comes from the filename.",
+  summary: "Convert between PDF, DOCX, TXT, Markdown, HTML and images; the source format comes from the filename.",
   operations: [
     { key: "convert.document", name: "Convert document", credits: 40, access: "free-try" },
     { key: "convert.pdf_to_docx.ai", name: "Vision PDF to DOCX", credits: 200, access: "plan:paid" },
   ],
-  selectOperation: (i) => (i.engine === "vision" && i.target_format === "docx" && /\.pdf$/i.test(i.file.name) ? "convert.pdf_to_docx.ai" : "convert.document"),
-  request: z.object({
-    file: upload({ missing: "bad_request", empty: "bad_request" }),
-    target_format: z
-      .string()
-      .min(1)
-      .transform((s) => s.trim().toLowerCase()),
-    quality_preset: z.enum(["standard", "premium", "maximum"]).default("standard"),
-    engine: engineField,
-    custom_settings: formJson(z.unknown()).optional(),
-  }),
+  selectOperation: (i) => (i.engine === "vision" && isVisionDocx(i.file.name, i.target_format) ? "convert.pdf_to_docx.ai" : "convert.document"),
+  request: z
+    .object({
+      file: upload({ missing: "bad_request", empty: "bad_request" }),
+      target_format: z
+        .string()
+        .min(1)
+        .transform((s) => s.trim().toLowerCase())
+        .meta({ description: `Output format. The source format comes from the file name's extension. Supported pairs:\n${pairTable()}` }),
+      quality_preset: z.enum(["standard", "premium", "maximum"]).default("standard").meta({ description: "JPEG quality of PDF → JPG pages: 85, 92 or 97." }),
+      engine: engineField.meta({ description: "`vision` takes effect for PDF → DOCX only (paid plans; needs a vision model configured)." }),
+      custom_settings: formJson(z.unknown()).optional(),
+    })
+    .superRefine((i, ctx) => {
+      if (!(i.file instanceof File) || typeof i.target_format !== "string") return;
+      const source = sourceFormatOf(i.file.name);
+      const target = targetFormatOf(i.target_format);
+      if (source && target && findPair(source, target)) return;
+      ctx.addIssue({
+        code: "custom",
+        path: ["target_format"],
+        message: `${source ?? `.${i.file.name.split(".").pop() ?? ""} files`} → ${i.target_format} is not supported. Supported pairs: ${pairList()}.`,
+        params: { code: "unsupported_conversion" },
+      });
+    }),
   response: z.object({
     conversion_id: z.string(),
     status: z.literal("completed"),
     output_file_url: z.string(),
-    quality_score: z.number(),
+    quality_score: z.number().meta({ description: "0 to 1; what it measures depends on the pair (docs/tools/convert-document.md)." }),
     processing_time: z.number(),
-    engine_used: z.string(),
+    engine_used: z.string().meta({ description: `One of: ${engineNames().join(", ")}.` }),
     metadata: z.object({
       source_format: z.string(),
       target_format: z.string(),
@@ -42,4 +70,48 @@ export const convertDocument = defineTool({
     }),
     created_at: z.string(),
   }),
+  async handler(ctx, input) {
+    const started = Date.now();
+    const source = sourceFormatOf(input.file.name);
+    const target = targetFormatOf(input.target_format);
+    const pair = source && target ? findPair(source, target) : undefined;
+    if (!pair) throw new ApiError("unsupported_conversion", `Supported pairs: ${pairList()}.`);
+    if (ctx.operation.key === "convert.pdf_to_docx.ai") {
+      if (!visionConfigured(ctx.env))
+        throw new ApiError(
+          "ai_not_configured",
+          "engine=vision needs an AI vision model, and none is configured on this server; nothing was charged. Use engine=auto.",
+        );
+      if (!visionPdfToDocx) throw new ApiError("not_implemented", "Vision PDF to DOCX comes with the OCR/AI engines; nothing was charged. Use engine=auto.");
+    }
+    const stem = safeFilename(input.file.name.replace(/\.[^.]*$/, ""), "document");
+    const out = await pair.convert({
+      bytes: new Uint8Array(await input.file.arrayBuffer()),
+      stem,
+      env: ctx.env,
+      jpegQuality: JPEG_QUALITY[input.quality_preset],
+    });
+    const stored = await ctx.store({ filename: out.filename, contentType: out.contentType, data: out.data });
+    const processingTime = Math.round(Date.now() - started) / 1000;
+    const quality = Math.round(out.score * 10_000) / 10_000;
+    return {
+      body: {
+        conversion_id: crypto.randomUUID(),
+        status: "completed",
+        output_file_url: stored.url,
+        quality_score: quality,
+        processing_time: processingTime,
+        engine_used: pair.engine,
+        metadata: {
+          source_format: pair.source,
+          target_format: pair.target,
+          quality_score: quality,
+          processing_time: processingTime,
+          engine_used: pair.engine,
+          file_size: stored.size,
+        },
+        created_at: new Date().toISOString(),
+      },
+    };
+  },
 });

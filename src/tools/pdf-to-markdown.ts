@@ -1,7 +1,21 @@
 import { z } from "zod";
+import { type MarkdownResult, markdownOfPdf } from "../engines/layout";
+import { countHeadings, countWords } from "../engines/layout/markdown";
+import { llmCleanup, ocrPages, textModelConfigured, visionMarkdown, visionModelConfigured } from "../engines/layout/seams";
+import type { Env } from "../env";
+import { ApiError } from "../errors";
 import { engineField, pdfUpload415 } from "./common";
 import { defineTool } from "./define";
 import { formBool } from "./fields";
+
+/** Our engine names (decisions.md, "Engine names"). */
+const ENGINES = {
+  layout: "layout: MuPDF structured text through our layout engine (reading order, headings, lists, tables)",
+  "layout+llm": "layout, then an LLM cleanup pass",
+  ocr: "OCR of pages without a text layer",
+  "ocr+llm": "OCR, then an LLM cleanup pass",
+  vision: "a vision model reading the page images",
+} as const;
 
 export const pdfToMarkdown = defineTool({
   id: "pdf-to-markdown",
@@ -20,11 +34,84 @@ export const pdfToMarkdown = defineTool({
   request: z.object({ file: pdfUpload415(), llm_cleanup: formBool(false), engine: engineField }),
   response: z.object({
     success: z.boolean(),
-    markdown: z.string(),
-    engine: z.string(),
+    markdown: z.string().meta({ description: "CommonMark with GitHub pipe tables; images as `#page-N-image-M` references." }),
+    engine: z.enum(Object.keys(ENGINES) as [keyof typeof ENGINES]).meta({
+      description: `Pipeline that ran. ${Object.entries(ENGINES)
+        .map(([k, v]) => `\`${k}\`: ${v}`)
+        .join("; ")}.`,
+    }),
     pages: z.number().int(),
-    word_count: z.number().int(),
-    headings: z.number().int(),
+    word_count: z.number().int().meta({ description: "Words a reader sees in `markdown`: markup, link targets and image references not counted." }),
+    headings: z.number().int().meta({ description: "ATX heading lines in `markdown`." }),
+    pages_without_text: z
+      .array(z.number().int())
+      .meta({ description: "1-based pages that have images but no text layer (scans). Until OCR is available they contribute nothing to `markdown`." }),
     credits_charged: z.number().int(),
   }),
+  async handler(ctx, input) {
+    const bytes = new Uint8Array(await input.file.arrayBuffer());
+    if (input.engine === "vision") {
+      if (!visionModelConfigured(ctx.env))
+        throw new ApiError("ai_not_configured", "engine=vision needs an AI vision model, and none is configured here; use engine=auto.");
+      const seen = visionMarkdown ? await visionMarkdown(ctx.env, bytes) : "";
+      // api.md: vision falls back to the deterministic engine when it finds nothing.
+      if (seen.trim()) return answer(seen, "vision", await markdownOfPdf(bytes));
+    } else if (input.llm_cleanup && !textModelConfigured(ctx.env)) {
+      throw new ApiError(
+        "llm_not_configured",
+        "llm_cleanup needs an AI text model, and none is configured here; nothing was charged. Retry without llm_cleanup.",
+      );
+    }
+    const result = await markdownOfPdf(bytes);
+    const { markdown, engine } = await withOcr(ctx.env, bytes, result);
+    if (input.engine === "auto" && input.llm_cleanup) return answer(...(await cleanup(ctx.env, markdown, engine)), result);
+    return answer(markdown, engine, result);
+  },
 });
+
+type Engine = keyof typeof ENGINES;
+
+function answer(markdown: string, engine: Engine, result: MarkdownResult) {
+  return {
+    body: {
+      success: true,
+      markdown,
+      engine,
+      pages: result.pages,
+      word_count: countWords(markdown),
+      headings: countHeadings(markdown),
+      pages_without_text: result.pagesWithoutText.map((p) => p + 1),
+    },
+  };
+}
+
+/**
+ * Scanned pages go to OCR when it is there. Until it lands, a document with
+ * no text layer at all is refused (503, refunded) rather than answered with
+ * empty Markdown; a mixed one keeps its text pages and lists the others.
+ */
+async function withOcr(env: Env, bytes: Uint8Array, result: MarkdownResult): Promise<{ markdown: string; engine: Engine }> {
+  if (!result.pagesWithoutText.length) return { markdown: result.markdown, engine: "layout" };
+  if (ocrPages) {
+    const ocr = await ocrPages(env, bytes, result.pagesWithoutText);
+    const scanned = [...ocr.values()].join("\n\n");
+    const textPages = result.pagesWithoutText.length < result.pages;
+    return { markdown: [result.markdown.trim(), scanned.trim()].filter(Boolean).join("\n\n"), engine: textPages ? "layout" : "ocr" };
+  }
+  if (result.wordCount === 0) {
+    throw new ApiError("ocr_unavailable", "This PDF has no text layer (a scan) and OCR is not available on this server yet; nothing was charged.");
+  }
+  return { markdown: result.markdown, engine: "layout" };
+}
+
+/** api.md: cleanup is best effort; on failure the deterministic Markdown is answered and the LLM rate still billed. */
+async function cleanup(env: Env, markdown: string, engine: Engine): Promise<[string, Engine]> {
+  if (!llmCleanup) return [markdown, engine];
+  try {
+    const polished = await llmCleanup(env, markdown);
+    return polished.trim() ? [polished, engine === "ocr" ? "ocr+llm" : "layout+llm"] : [markdown, engine];
+  } catch (err) {
+    console.error("llm cleanup failed; answering the deterministic Markdown", err);
+    return [markdown, engine];
+  }
+}

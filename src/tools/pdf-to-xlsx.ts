@@ -1,6 +1,11 @@
 import { z } from "zod";
+import { visionModelConfigured } from "../engines/layout/seams";
+import { pdfToWorkbook } from "../engines/layout/workbook";
+import { ApiError } from "../errors";
 import { engineField, pdfUpload415 } from "./common";
 import { defineTool } from "./define";
+
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 export const pdfToXlsx = defineTool({
   id: "pdf-to-xlsx",
@@ -17,10 +22,21 @@ export const pdfToXlsx = defineTool({
   request: z.object({ file: pdfUpload415(), engine: engineField }),
   response: z.object({
     success: z.boolean(),
-    url: z.string(),
-    tables_found: z.number().int(),
-    sheets: z.number().int(),
+    url: z.string().meta({ description: "The .xlsx workbook: one sheet per table, named 'Page N Table M'; with no table, one sheet of text lines per page." }),
+    tables_found: z.number().int().meta({ description: "Tables found (ruled tables first, then borderless ones); 0 when the per-page text fallback ran." }),
+    sheets: z.number().int().meta({ description: "Sheets in the workbook: tables_found, or the page count for the text fallback." }),
     pages: z.number().int(),
     credits_charged: z.number().int(),
   }),
+  async handler(ctx, input) {
+    // decisions.md: with no vision model configured a vision request is a 422, refunded.
+    if (input.engine === "vision" && !visionModelConfigured(ctx.env)) {
+      throw new ApiError("ai_not_configured", "engine=vision needs an AI vision model, and none is configured here; use engine=auto.");
+    }
+    // With a model configured, vision's page reading is the OCR/AI issue's seam; until it lands, the deterministic engine answers (api.md: vision falls back when it finds nothing).
+    const result = await pdfToWorkbook(new Uint8Array(await input.file.arrayBuffer()));
+    const base = input.file.name.replace(/\.pdf$/i, "") || "tables";
+    const stored = await ctx.store({ filename: `${base}.xlsx`, contentType: XLSX, data: result.xlsx });
+    return { body: { success: true, url: stored.url, tables_found: result.tablesFound, sheets: result.sheets, pages: result.pages } };
+  },
 });

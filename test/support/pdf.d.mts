@@ -31,3 +31,21 @@ export declare function latin1ToBytes(text: string): Uint8Array;
 export declare function encryptedPdf(source?: Uint8Array, passwords?: { user?: string; owner?: string }): Promise<Uint8Array>;
 export declare function scannedPdf(pages: number, dpi?: number): Promise<Uint8Array>;
 export declare function makeImage(format: "png" | "jpeg", w: number, h: number, rgbColor: [number, number, number], hole?: boolean): Promise<Uint8Array>;
+export declare function richPdf(): Promise<{ bytes: Uint8Array; cells: string[][]; picture: [number, number] }>;
+
+export type LayoutItem =
+  | {
+      text: string;
+      x: number;
+      y: number;
+      size?: number;
+      font?: "regular" | "bold" | "italic" | "mono" | "serif";
+      invisible?: boolean;
+      link?: string;
+      rotate?: number;
+    }
+  | { rule: [number, number, number, number] }
+  | { image: [number, number, number, number] };
+export declare function layoutPdf(pages: LayoutItem[][]): Promise<Uint8Array>;
+export declare function simpleDocx(): Promise<{ bytes: Uint8Array; lines: string[] }>;
+export declare function concatPdfs(...parts: Uint8Array[]): Promise<Uint8Array>;

@@ -4,7 +4,22 @@
 // test-only MuPDF instance (mupdf.ts), never the app's. Plain JavaScript so
 // `npm run soak` (Node) measures the same documents the heap tests do; the
 // functions that need MuPDF load it only when called, inside workerd.
-import { PDFDocument, PDFHexString, PDFName, PDFString, StandardFonts, degrees, rgb } from "pdf-lib";
+import {
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFString,
+  StandardFonts,
+  TextRenderingMode,
+  beginText,
+  degrees,
+  endText,
+  moveText,
+  rgb,
+  setFontAndSize,
+  setTextRenderingMode,
+  showText,
+} from "pdf-lib";
 
 /** @typedef {import("./pdf.d.mts").FixtureOptions} FixtureOptions */
 /** @typedef {import("./pdf.d.mts").PageSpec} PageSpec */
@@ -230,4 +245,175 @@ export async function makeImage(
       pix.destroy();
     }
   });
+}
+
+/**
+ * A "Word-like" PDF for PDF to DOCX: a bold title, a justified paragraph
+ * with italic, red and underlined words, a ruled 3 x 3 table, a picture,
+ * a centred caption and a line indented half an inch, then a landscape
+ * Letter page with one paragraph. Returns the cell texts
+ * and the picture's size in points too.
+ */
+export async function richPdf() {
+  const doc = await PDFDocument.create();
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const italic = await doc.embedFont(StandardFonts.HelveticaOblique);
+  const times = await doc.embedFont(StandardFonts.TimesRoman);
+  const page = doc.addPage([595.28, 841.89]);
+  page.drawText("Quarterly Report", { x: 72, y: 770, size: 20, font: bold });
+  let x = 72;
+  const words = [
+    ["The ", regular],
+    ["results", italic],
+    [" were ", regular],
+    ["excellent", bold],
+    [" and ", regular],
+    ["warning", regular, rgb(0.8, 0, 0)],
+    [" signs were ", regular],
+    ["underlined", regular],
+  ];
+  for (const [text, font, color] of words) {
+    page.drawText(text, { x, y: 730, size: 11, font, color: color ?? rgb(0, 0, 0) });
+    const w = font.widthOfTextAtSize(text, 11);
+    if (text === "underlined") page.drawLine({ start: { x, y: 728 }, end: { x: x + w, y: 728 }, thickness: 0.7 });
+    x += w;
+  }
+  page.drawText("Serif text in Times Roman follows the table.", { x: 72, y: 712, size: 12, font: times });
+  const cells = [
+    ["Region", "Sales", "Growth"],
+    ["North", "1200", "4%"],
+    ["South", "950", "7%"],
+  ];
+  const [tx, ty, cw, rh] = [72, 680, 120, 24];
+  for (let r = 0; r <= 3; r++) page.drawLine({ start: { x: tx, y: ty - r * rh }, end: { x: tx + 3 * cw, y: ty - r * rh }, thickness: 1 });
+  for (let c = 0; c <= 3; c++) page.drawLine({ start: { x: tx + c * cw, y: ty }, end: { x: tx + c * cw, y: ty - 3 * rh }, thickness: 1 });
+  cells.forEach((row, r) => row.forEach((t, c) => page.drawText(t, { x: tx + c * cw + 6, y: ty - r * rh - 16, size: 11, font: r === 0 ? bold : regular })));
+  const png = await doc.embedPng(await makeImage("png", 80, 40, [20, 90, 200]));
+  page.drawImage(png, { x: 72, y: 500, width: 160, height: 80 });
+  page.drawText("Text after the picture.", { x: 72, y: 470, size: 11, font: regular });
+  const centred = "A centred caption";
+  page.drawText(centred, { x: (595.28 - regular.widthOfTextAtSize(centred, 11)) / 2, y: 440, size: 11, font: regular });
+  page.drawText("An indented note, half an inch in.", { x: 108, y: 410, size: 11, font: regular });
+  const wide = doc.addPage([792, 612]);
+  wide.drawText("A landscape page with a closing paragraph.", { x: 72, y: 520, size: 14, font: regular });
+  return { bytes: await doc.save(), cells, picture: [160, 80] };
+}
+
+const LAYOUT_FONTS = {
+  regular: StandardFonts.Helvetica,
+  bold: StandardFonts.HelveticaBold,
+  italic: StandardFonts.HelveticaOblique,
+  mono: StandardFonts.Courier,
+  serif: StandardFonts.TimesRoman,
+};
+
+/**
+ * Pages of positioned text runs and ruling lines, for the layout engine:
+ * `{ text, x, y, size?, font?, invisible?, link?, rotate? }` (y from the top
+ * of an A4 page; `invisible` paints in render mode 3, as OCR layers do;
+ * `rotate` in degrees, counter-clockwise, -90 runs the text down the page) and
+ * `{ rule: [x0, y0, x1, y1] }` (a 0.75 pt line, y from the top) and
+ * `{ image: [x, y, width, height] }` (a blue PNG, y of its top edge).
+ */
+export async function layoutPdf(/** @type {import("./pdf.d.mts").LayoutItem[][]} */ pages) {
+  const doc = await PDFDocument.create();
+  /** @type {Record<string, import("pdf-lib").PDFFont>} */
+  const fonts = {};
+  for (const [k, name] of Object.entries(LAYOUT_FONTS)) fonts[k] = await doc.embedFont(name);
+  for (const items of pages) {
+    const page = doc.addPage([595, 842]);
+    for (const item of items) {
+      if ("image" in item) {
+        const [x, top, width, height] = item.image;
+        const png = await doc.embedPng(await makeImage("png", 60, 40, [30, 120, 200]));
+        page.drawImage(png, { x, y: 842 - top - height, width, height });
+        continue;
+      }
+      if ("rule" in item) {
+        const [x0, y0, x1, y1] = item.rule;
+        page.drawLine({ start: { x: x0, y: 842 - y0 }, end: { x: x1, y: 842 - y1 }, thickness: 0.75, color: rgb(0, 0, 0) });
+        continue;
+      }
+      const font = fonts[item.font ?? "regular"];
+      const size = item.size ?? 11;
+      const y = 842 - item.y;
+      if (item.invisible) {
+        const key = page.node.newFontDictionary(font.name, font.ref);
+        page.pushOperators(
+          beginText(),
+          setFontAndSize(key, size),
+          setTextRenderingMode(TextRenderingMode.Invisible),
+          moveText(item.x, y),
+          showText(font.encodeText(item.text)),
+          endText(),
+        );
+      } else {
+        page.drawText(item.text, { x: item.x, y, size, font, color: rgb(0, 0, 0), rotate: degrees(item.rotate ?? 0) });
+      }
+      if (item.link) {
+        const width = font.widthOfTextAtSize(item.text, size);
+        const annot = doc.context.obj({
+          Type: "Annot",
+          Subtype: "Link",
+          Rect: [item.x, y - 2, item.x + width, y + size],
+          Border: [0, 0, 0],
+          A: { Type: "Action", S: "URI", URI: PDFString.of(item.link) },
+        });
+        page.node.addAnnot(doc.context.register(annot));
+      }
+    }
+  }
+  return doc.save();
+}
+
+/**
+ * A small Word document for the DOCX pairs, written with the `docx`
+ * package: a heading, a paragraph with bold and italic words, a bulleted
+ * list, a 2 x 2 table, on a landscape Letter page with 1-inch margins.
+ * Returns the lines a reader should find.
+ */
+export async function simpleDocx() {
+  const d = await import("docx");
+  const lines = ["Project Plan", "The plan has bold steps and italic notes.", "Gather requirements", "Ship the release", "Phase", "Weeks", "Design", "3"];
+  const cell = (t) => new d.TableCell({ children: [new d.Paragraph(t)] });
+  const doc = new d.Document({
+    numbering: { config: [{ reference: "bullets", levels: [{ level: 0, format: d.LevelFormat.BULLET, text: "•", alignment: d.AlignmentType.LEFT }] }] },
+    sections: [
+      {
+        properties: {
+          page: {
+            size: { width: 12240, height: 15840, orientation: d.PageOrientation.LANDSCAPE },
+            margin: { top: 1440, right: 1440, bottom: 1440, left: 1440 },
+          },
+        },
+        children: [
+          new d.Paragraph({ text: lines[0], heading: d.HeadingLevel.HEADING_1 }),
+          new d.Paragraph({
+            children: [
+              new d.TextRun("The plan has "),
+              new d.TextRun({ text: "bold steps", bold: true }),
+              new d.TextRun(" and "),
+              new d.TextRun({ text: "italic notes", italics: true }),
+              new d.TextRun("."),
+            ],
+          }),
+          new d.Paragraph({ text: lines[2], numbering: { reference: "bullets", level: 0 } }),
+          new d.Paragraph({ text: lines[3], numbering: { reference: "bullets", level: 0 } }),
+          new d.Table({ rows: [new d.TableRow({ children: [cell("Phase"), cell("Weeks")] }), new d.TableRow({ children: [cell("Design"), cell("3")] })] }),
+        ],
+      },
+    ],
+  });
+  return { bytes: new Uint8Array(await d.Packer.toArrayBuffer(doc)), lines };
+}
+
+/** The pages of several PDFs, in order, as one PDF (a scan bound into a text document). */
+export async function concatPdfs(/** @type {Uint8Array[]} */ ...parts) {
+  const out = await PDFDocument.create();
+  for (const bytes of parts) {
+    const src = await PDFDocument.load(bytes);
+    for (const page of await out.copyPages(src, src.getPageIndices())) out.addPage(page);
+  }
+  return out.save();
 }

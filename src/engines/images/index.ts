@@ -4,7 +4,10 @@ import { compressImage as compress } from "./operations/compress";
 import { convertImage as convert } from "./operations/convert";
 import { resizeImage as resize, type ResizeRequest } from "./operations/resize-image";
 import type { ImageResult } from "./operations/result";
-import type { ImageFormat } from "./types";
+import type { ImageFormat, ImageHeader, Pixels } from "./types";
+import { decodeImage, hasAlpha, upright } from "./codecs/decode";
+import { readHeader } from "./formats/header";
+import { checkedJpeg } from "./jpeg/decode-file";
 
 // The image engine's one entry point: code outside this folder imports from
 // here only. Pure functions over bytes; behind them, by job:
@@ -36,6 +39,24 @@ async function trimmed<T>(work: () => Promise<T>): Promise<T> {
 export const compressImage = (input: Uint8Array, quality: number): Promise<ImageResult> => trimmed(() => compress(input, quality));
 export const resizeImage = (input: Uint8Array, req: ResizeRequest): Promise<ImageResult> => trimmed(() => resize(input, req));
 export const convertImage = (input: Uint8Array, format: ImageFormat, quality: number): Promise<ImageResult> => trimmed(() => convert(input, format, quality));
+
+/**
+ * For engines that place a picture without decoding it (image to PDF embeds
+ * a JPEG as it is): format and stored size from the header, within the
+ * megapixel limit, and for JPEG its structure checked and EXIF orientation.
+ */
+export function imageFacts(input: Uint8Array): ImageHeader & { orientation: number } {
+  const header = readHeader(input);
+  return { ...header, orientation: header.format === "jpeg" ? checkedJpeg(input).orientation : 1 };
+}
+
+/** Upright RGBA of any supported image (the first frame of animations), for engines that place pixels themselves. */
+export const decodePixels = (input: Uint8Array): Promise<{ format: ImageFormat; pixels: Pixels; hasAlpha: boolean; notes: string[] }> =>
+  trimmed(async () => {
+    const decoded = await decodeImage(input);
+    const pixels = upright(decoded);
+    return { format: decoded.format, pixels, hasAlpha: hasAlpha(pixels), notes: decoded.notes };
+  });
 
 /** For other engines that draw pictures themselves (PDF image recompression) and need them as JPEG within a Worker's memory. */
 export { encodeJpegFromRows } from "./memory/streaming";

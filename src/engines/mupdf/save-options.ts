@@ -17,4 +17,6 @@ export const SAVE = {
   repaired: "garbage=compact,compress",
   /** Unlock: the same document without its encryption, otherwise untouched. */
   unlocked: "garbage=compact,encrypt=none",
+  /** Convert document's new PDFs (text, Markdown, images): compact and compressed; embedded JPEGs are written as they came. */
+  converted: "garbage=compact,compress,objstms",
 } as const;

@@ -1,0 +1,40 @@
+import type { Glyph } from "./geometry";
+
+// Right-to-left text (Arabic, Hebrew) as MuPDF reports it.
+
+/**
+ * Arabic fonts draw lam-alef as one glyph; MuPDF then reports the alef
+ * first, with no width, and the lam after it ("ال" for "لا"). Logical order
+ * puts the lam first.
+ */
+export function fixLamAlef(line: Glyph[]): Glyph[] {
+  for (let i = 0; i + 1 < line.length; i++) {
+    const [a, b] = [line[i], line[i + 1]];
+    if (/[\u0622\u0623\u0625\u0627]/.test(a.c) && b.c === "\u0644" && a.box[2] - a.box[0] < 0.05) {
+      [line[i], line[i + 1]] = [b, a];
+      i++;
+    }
+  }
+  return line;
+}
+
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/g;
+const RTL_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+const LTR = /[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]/g;
+
+/** Text is right-to-left when most of its letters are Hebrew or Arabic. */
+export function isRtlText(text: string): boolean {
+  return (text.match(RTL)?.length ?? 0) > (text.match(LTR)?.length ?? 0);
+}
+
+/**
+ * Where right-to-left and left-to-right runs meet, logical neighbours sit
+ * apart on the page and the PDF often has no space glyph between them.
+ */
+export function bidiGap(a: Glyph, b: Glyph): boolean {
+  if (!a.c.trim() || !b.c.trim() || !(RTL_CHAR.test(a.c) || RTL_CHAR.test(b.c))) return false;
+  // Zero-width parts of a ligature sit at its edge, not at a word gap.
+  if (a.box[2] - a.box[0] < 0.05 || b.box[2] - b.box[0] < 0.05) return false;
+  const apart = Math.max(b.box[0] - a.box[2], a.box[0] - b.box[2]);
+  return apart > 0.2 * Math.max(a.size, b.size);
+}

@@ -1,0 +1,117 @@
+import { isMupdfError, type PDFDocument } from "../mupdf/document";
+import type { Mupdf } from "../mupdf/loader";
+import { assemble, type Item } from "./blocks";
+import { extractPage } from "./extract";
+import { dropFurniture } from "./furniture";
+import { assignHeadingLevels } from "./headings";
+import { latticeTables } from "./lattice";
+import { readingOrder } from "./order";
+import { streamTables } from "./stream";
+import type { Block, PageModel, RawPage, Rect, ScannedPage, Table, TextLine } from "./types";
+
+/**
+ * Reads every page of an open document, one page at a time: each page's
+ * MuPDF objects are destroyed and MuPDF's store emptied before the next, so
+ * memory stays bounded by one page plus the plain-data models.
+ */
+export function readPages(doc: PDFDocument, mupdf: Mupdf): ScannedPage[] {
+  const pages: ScannedPage[] = [];
+  const count = doc.countPages();
+  for (let i = 0; i < count; i++) {
+    pages.push(readPage(doc, mupdf, i));
+  }
+  return pages;
+}
+
+/**
+ * One page MuPDF cannot interpret (a broken content stream) leaves a blank
+ * page rather than failing a 2,000-page conversion; a document it cannot
+ * open at all still fails (withPdf).
+ */
+function readPage(doc: PDFDocument, mupdf: Mupdf, index: number): ScannedPage {
+  let page: ReturnType<PDFDocument["loadPage"]> | null = null;
+  try {
+    page = doc.loadPage(index);
+    return scanned(extractPage(page, index));
+  } catch (err) {
+    if (!isMupdfError(err)) throw err;
+    return { index, width: 0, height: 0, lines: [], rules: [], images: [], needsOcr: false, tables: [] };
+  } finally {
+    page?.destroy();
+    mupdf.emptyStore();
+  }
+}
+
+/**
+ * Tables are found while the page's word boxes are at hand; then the words
+ * and rules are let go, which keeps a 2,000-page document's models small.
+ */
+export function scanned(page: RawPage): ScannedPage {
+  const tables = findTables(page);
+  const lines = page.lines.filter((l) => !tables.some((t) => inside(l.box, t.box))).map((l) => ({ ...l, words: [] }));
+  return { ...page, lines, rules: [], tables };
+}
+
+/** Page furniture dropped, blocks in reading order, heading levels set. */
+export function layoutDocument(raw: ScannedPage[]): PageModel[] {
+  const pages = dropFurniture(raw);
+  const body = bodySize(pages);
+  return assignHeadingLevels(pages.map((p) => layoutPage(p, body)));
+}
+
+export function layoutPage(page: ScannedPage, bodySize: number): PageModel {
+  const { tables } = page;
+  const items: Item[] = [
+    ...page.lines.map((line): Item => ({ kind: "line", box: line.box, line })),
+    ...tables.map((table): Item => ({ kind: "table", box: table.box, table })),
+    ...page.images.filter((img) => !tables.some((t) => inside(img, t.box))).map((box, index): Item => ({ kind: "image", box, index })),
+  ];
+  return { index: page.index, blocks: footnotesLast(assemble(readingOrder(items), bodySize), page, bodySize), needsOcr: page.needsOcr };
+}
+
+const FOOTNOTE_MARK = /^\s*(\d{1,3}[).]?|[*†‡§¹²³⁴⁵⁶⁷⁸⁹])\s*\S/u;
+
+/**
+ * Footnotes (small type in the lower part of the page, opening with a note
+ * mark) go after the page's body: in a two-column page the left column's
+ * notes would otherwise interrupt the text between the columns.
+ */
+function footnotesLast(blocks: Block[], page: RawPage, bodySize: number): Block[] {
+  const isNote = (b: Block) =>
+    (b.kind === "paragraph" || b.kind === "list-item") &&
+    b.box[1] > page.height * 0.6 &&
+    Math.max(...b.spans.map((s) => s.size)) <= bodySize * 0.85 &&
+    (b.kind === "list-item" || FOOTNOTE_MARK.test(b.spans.map((s) => s.text).join("")));
+  return [...blocks.filter((b) => !isNote(b)), ...blocks.filter(isNote)];
+}
+
+/** Lattice first; stream only among the lines no ruled table took. */
+export function findTables(page: RawPage): Table[] {
+  const lattice = latticeTables(
+    page.rules,
+    page.lines.flatMap((l) => l.words),
+  );
+  const rest: TextLine[] = page.lines.filter((l) => !lattice.some((t) => inside(l.box, t.box)));
+  return [...lattice, ...streamTables(rest)];
+}
+
+const inside = (a: Rect, b: Rect) => {
+  const x = (a[0] + a[2]) / 2;
+  const y = (a[1] + a[3]) / 2;
+  return x >= b[0] - 1 && x <= b[2] + 1 && y >= b[1] - 1 && y <= b[3] + 1;
+};
+
+/** The font size that carries the most characters: the body text. */
+export function bodySize(pages: RawPage[]): number {
+  const weight = new Map<number, number>();
+  for (const p of pages) {
+    for (const l of p.lines) {
+      const chars = l.spans.reduce((n, s) => n + s.text.length, 0);
+      weight.set(l.size, (weight.get(l.size) ?? 0) + chars);
+    }
+  }
+  let best = 10;
+  let most = 0;
+  for (const [size, n] of weight) if (n > most) [best, most] = [size, n];
+  return best;
+}

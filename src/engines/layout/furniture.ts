@@ -1,0 +1,51 @@
+import type { RawPage, TextLine } from "./types";
+
+// Running headers, footers and page numbers: lines in the top or bottom
+// margin band whose text (digits masked) recurs on many pages, and lone page
+// numbers there on any page. They are page furniture, not body text.
+
+const BAND = 0.1;
+
+const keyOf = (line: TextLine) =>
+  line.spans
+    .map((s) => s.text)
+    .join("")
+    .toLowerCase()
+    .replace(/\d+/g, "#")
+    .replace(/\s+/g, " ")
+    .trim();
+
+const PAGE_NUMBER = /^(page\s*)?#(\s*(of|\/)\s*#)?$|^[-–—\s]*#[-–—\s]*$|^[ivxlc]{1,6}$/i;
+
+/**
+ * In the margin band and set apart from the body by whitespace: a body line
+ * that happens to sit near the page edge (dense pages) runs on at its
+ * neighbours' spacing.
+ */
+function inBand(page: RawPage, line: TextLine): boolean {
+  const h = line.box[3] - line.box[1];
+  // A line that shares its baseline with others is a table row or a column, not a running title.
+  if (page.lines.some((o) => o !== line && Math.min(o.box[3], line.box[3]) - Math.max(o.box[1], line.box[1]) > 0.5 * h)) return false;
+  if (line.box[3] < page.height * BAND)
+    return !page.lines.some((o) => o !== line && o.box[1] >= line.box[1] && o.box[1] < line.box[3] + 0.8 * h && overlapsX(o, line));
+  if (line.box[1] > page.height * (1 - BAND))
+    return !page.lines.some((o) => o !== line && o.box[3] <= line.box[3] && o.box[3] > line.box[1] - 0.8 * h && overlapsX(o, line));
+  return false;
+}
+
+const overlapsX = (a: TextLine, b: TextLine) => a.box[0] < b.box[2] && b.box[0] < a.box[2];
+
+export function dropFurniture<P extends RawPage>(pages: P[]): P[] {
+  const seen = new Map<string, number>();
+  for (const page of pages) {
+    const keys = new Set(page.lines.filter((l) => inBand(page, l)).map(keyOf));
+    for (const k of keys) seen.set(k, (seen.get(k) ?? 0) + 1);
+  }
+  const minRepeats = Math.max(2, Math.ceil(pages.length * 0.3));
+  const isFurniture = (page: RawPage, line: TextLine) => {
+    if (!inBand(page, line)) return false;
+    const key = keyOf(line);
+    return PAGE_NUMBER.test(key) || (seen.get(key) ?? 0) >= minRepeats;
+  };
+  return pages.map((page) => ({ ...page, lines: page.lines.filter((l) => !isFurniture(page, l)) }));
+}

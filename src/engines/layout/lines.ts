@@ -1,0 +1,149 @@
+import { bidiGap, isRtlText } from "./bidi";
+import { type Glyph, union } from "./geometry";
+import type { Rect, Span, TextLine, Word } from "./types";
+
+// Characters to visual line segments: split at gutters, joined again across
+// MuPDF's own line breaks on one baseline.
+
+/** A gap wider than this many font sizes separates two segments (cells, columns). */
+export const SEGMENT_GAP = 1.5;
+/** Points per bucket when looking for lines on one baseline. */
+const BUCKET = 4;
+
+/** Splits a MuPDF line where the gap between two inked characters is a gutter. */
+export function splitSegments(line: Glyph[]): Glyph[][] {
+  const out: Glyph[][] = [];
+  let current: Glyph[] = [];
+  let lastInk: Glyph | null = null;
+  for (const g of line) {
+    const ink = g.c.trim() !== "";
+    if (ink && lastInk && g.box[0] - lastInk.box[2] > SEGMENT_GAP * Math.max(g.size, lastInk.size)) {
+      out.push(current);
+      current = [];
+    }
+    if (ink) lastInk = g;
+    current.push(g);
+  }
+  out.push(current);
+  return out.filter((s) => s.some((g) => g.c.trim() !== ""));
+}
+
+const sameSpan = (a: Glyph, b: Glyph) =>
+  a.link === b.link && a.style.bold === b.style.bold && a.style.italic === b.style.italic && a.style.mono === b.style.mono && Math.abs(a.size - b.size) < 0.5;
+
+export function toLine(glyphs: Glyph[]): TextLine {
+  // Trim leading and trailing blanks so boxes hug the ink.
+  let start = 0;
+  let end = glyphs.length;
+  while (start < end && glyphs[start].c.trim() === "") start++;
+  while (end > start && glyphs[end - 1].c.trim() === "") end--;
+  const ink = glyphs.slice(start, end);
+  const spans: Span[] = [];
+  // Text is collected in arrays and joined once: a string grown a character
+  // at a time stays a rope of tiny pieces, several times its size, and a
+  // long document keeps every page's lines until the end.
+  const parts: string[][] = [];
+  let prev: Glyph | null = null;
+  // Spans keep boundary spaces: they say whether two segments are two words.
+  for (const g of glyphs) {
+    const last = spans[spans.length - 1];
+    if (last && prev && bidiGap(prev, g)) parts[parts.length - 1].push(" ");
+    if (last && prev && sameSpan(prev, g)) {
+      parts[parts.length - 1].push(g.c);
+      last.box = union(last.box, g.box);
+    } else {
+      spans.push({ text: "", size: g.size, box: g.box, link: g.link, ...g.style });
+      parts.push([g.c]);
+    }
+    prev = g;
+  }
+  spans.forEach((span, i) => {
+    span.text = parts[i].join("");
+  });
+  return { box: ink.map((g) => g.box).reduce(union), spans, words: wordsOf(ink), size: dominantSize(ink) };
+}
+
+function wordsOf(glyphs: Glyph[]): Word[] {
+  const words: Word[] = [];
+  let text: string[] = [];
+  let box: Rect | null = null;
+  for (const g of glyphs) {
+    if (g.c.trim() === "") {
+      if (box) words.push({ text: text.join(""), box });
+      text = [];
+      box = null;
+    } else {
+      text.push(g.c);
+      box = box ? union(box, g.box) : g.box;
+    }
+  }
+  if (box) words.push({ text: text.join(""), box });
+  return words;
+}
+
+function dominantSize(glyphs: Glyph[]): number {
+  const counts = new Map<number, number>();
+  for (const g of glyphs) if (g.c.trim()) counts.set(Math.round(g.size * 2) / 2, (counts.get(Math.round(g.size * 2) / 2) ?? 0) + 1);
+  let best = 0;
+  let bestCount = -1;
+  for (const [size, n] of counts) if (n > bestCount) [best, bestCount] = [size, n];
+  return best;
+}
+
+/**
+ * MuPDF sometimes cuts one visual line into several (a bullet glyph in a
+ * symbol font, a bold lead-in): segments on one baseline with a word-sized
+ * gap become one line again.
+ */
+export function joinBaselines(lines: TextLine[]): TextLine[] {
+  // The page's base direction orders the segments of a row: an English
+  // word inside Arabic text is its own segment and must not flip the row.
+  const rtl = isRtlText(lines.map((l) => l.spans.map((s) => s.text).join("")).join(""));
+  // Left to right, so a line's left neighbour is always placed first.
+  const sorted = [...lines].sort((a, b) => a.box[0] - b.box[0]);
+  const out: TextLine[] = [];
+  // Lines bucketed by the middle of their height: a mate sits in the same or a neighbouring bucket.
+  const buckets = new Map<number, TextLine[]>();
+  const bucketOf = (l: TextLine) => Math.round((l.box[1] + l.box[3]) / 2 / BUCKET);
+  for (const line of sorted) {
+    const b = bucketOf(line);
+    const near = [b - 1, b, b + 1].flatMap((k) => buckets.get(k) ?? []);
+    const mate = near.find(
+      (o) =>
+        sameBaseline(o, line) &&
+        line.box[0] - o.box[2] <= SEGMENT_GAP * Math.max(o.size, line.size) &&
+        line.box[0] - o.box[2] > -0.3 * Math.min(o.size, line.size),
+    );
+    if (mate) {
+      const gap = line.box[0] - mate.box[2] > 0.15 * line.size;
+      // The space goes between the two, which is after `line` when it is read first.
+      const at = rtl ? line.spans.length - 1 : 0;
+      const span = line.spans[at];
+      const spaced = /\s$/.test(mate.spans[rtl ? 0 : mate.spans.length - 1]?.text ?? "") || /^\s|\s$/.test(span?.text ?? "");
+      if (gap && span && !spaced) line.spans[at] = { ...span, text: rtl ? `${span.text} ` : ` ${span.text}` };
+      // Right-to-left text reads from the right: the segment further left comes later.
+      if (rtl) {
+        mate.spans.unshift(...line.spans);
+        mate.words.unshift(...line.words);
+      } else {
+        mate.spans.push(...line.spans);
+        mate.words.push(...line.words);
+      }
+      mate.box = union(mate.box, line.box);
+      // The size of the line is its text's, not a bullet's from a symbol font.
+      if (inkLength(line) > inkLength(mate)) mate.size = line.size;
+    } else {
+      const copy = { ...line, spans: [...line.spans], words: [...line.words] };
+      out.push(copy);
+      buckets.set(b, [...(buckets.get(b) ?? []), copy]);
+    }
+  }
+  return out;
+}
+
+const inkLength = (l: TextLine) => l.spans.reduce((n, s) => n + s.text.replace(/\s/g, "").length, 0);
+
+function sameBaseline(a: TextLine, b: TextLine): boolean {
+  const overlap = Math.min(a.box[3], b.box[3]) - Math.max(a.box[1], b.box[1]);
+  return overlap > 0.6 * Math.min(a.box[3] - a.box[1], b.box[3] - b.box[1]);
+}

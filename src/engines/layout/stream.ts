@@ -1,0 +1,165 @@
+import { cellText } from "./lattice";
+import { union } from "./geometry";
+import type { Rect, Table, TextLine, Word } from "./types";
+
+// Borderless tables (the "stream" method): rows of words on shared
+// baselines, cut into cells where the gap between words is wider than a
+// word space, with cells that line up into columns over at least three rows.
+// Guards keep prose out: its lines have no such gaps, and two-column text,
+// which does, has long runs of words per cell.
+
+const MIN_ROWS = 3;
+/** A gap wider than this many font sizes separates two cells. */
+const CELL_GAP = 1.0;
+/** Cells of prose hold sentences; table cells hold a few words. */
+const MAX_WORDS_PER_CELL = 5;
+
+interface Cell {
+  words: Word[];
+  box: Rect;
+}
+
+interface Row {
+  lines: TextLine[];
+  cells: Cell[];
+  box: Rect;
+}
+
+const overlapY = (a: Rect, b: Rect) => Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+
+/** Lines grouped by baseline, top to bottom, each row cut into cells. */
+export function rowsOf(lines: TextLine[]): Row[] {
+  const rows: { lines: TextLine[]; box: Rect }[] = [];
+  for (const line of [...lines].sort((a, b) => a.box[1] - b.box[1])) {
+    // Lines come top-down, so a line's row is among the last few opened.
+    const row = rows.slice(-4).find((r) => overlapY(r.box, line.box) > 0.5 * Math.min(r.box[3] - r.box[1], line.box[3] - line.box[1]));
+    if (row) {
+      row.lines.push(line);
+      row.box = union(row.box, line.box);
+    } else rows.push({ lines: [line], box: line.box });
+  }
+  return rows.sort((a, b) => a.box[1] - b.box[1]).map((r) => ({ ...r, cells: cellsOf(r.lines) }));
+}
+
+function cellsOf(lines: TextLine[]): Cell[] {
+  const size = Math.max(...lines.map((l) => l.size));
+  const words = lines.flatMap((l) => l.words).sort((a, b) => a.box[0] - b.box[0]);
+  const cells: Cell[] = [];
+  for (const w of words) {
+    const last = cells[cells.length - 1];
+    if (last && w.box[0] - last.box[2] <= CELL_GAP * size) {
+      last.words.push(w);
+      last.box = union(last.box, w.box);
+    } else cells.push({ words: [w], box: w.box });
+  }
+  return cells;
+}
+
+/** Borderless tables among the page's lines. */
+export function streamTables(lines: TextLine[]): Table[] {
+  const tables: Table[] = [];
+  let run: Row[] = [];
+  const flush = () => {
+    const t = run.length >= MIN_ROWS ? tableOf(trimRun(run)) : null;
+    if (t) tables.push(t);
+    run = [];
+  };
+  for (const row of rowsOf(lines)) {
+    const prev = run[run.length - 1];
+    const near = prev && row.box[1] - prev.box[3] < 1.5 * (prev.box[3] - prev.box[1]);
+    if (prev && near && row.cells.length >= 2 && aligned(row, run)) run.push(row);
+    else if (prev && near && row.cells.length < 2 && fitsColumns(row, run)) run.push(row);
+    else {
+      flush();
+      if (row.cells.length >= 2) run.push(row);
+    }
+  }
+  flush();
+  return tables;
+}
+
+/**
+ * A row continues the table unless one of its cells straddles two columns
+ * of the rows so far: a block of a different layout above or below (a form
+ * header, a second table) starts a table of its own.
+ */
+function aligned(row: Row, run: Row[]): boolean {
+  if (run.length < 2) return true;
+  const cols = columnsOf(run);
+  if (cols.length < 2) return true;
+  return row.cells.every((c) => bandsUnder(c.box, cols) <= 1 || splittable(c, cols));
+}
+
+const bandsUnder = (box: Rect, cols: [number, number][]) => cols.filter(([x0, x1]) => Math.min(x1, box[2]) - Math.max(x0, box[0]) > 0).length;
+
+const NUMERIC = /^[-+(]?[$€£¥]?[\d.,]+%?\)?$/;
+
+/** Numbers set closer than a cell gap ("6,922,900 12,664,000") are still one per column. */
+const splittable = (cell: Cell, cols: [number, number][]) => cell.words.every((w) => NUMERIC.test(w.text) && bandsUnder(w.box, cols) <= 1);
+
+/** A one-cell row inside a table (a group label, a wrapped cell) sits under one column, not across the table. */
+function fitsColumns(row: Row, run: Row[]): boolean {
+  const cols = columnsOf(run);
+  return cols.length >= 2 && bandsUnder(row.box, cols) === 1;
+}
+
+/** Single-cell rows at the end of a run are the text after the table. */
+function trimRun(run: Row[]): Row[] {
+  let end = run.length;
+  while (end > 0 && run[end - 1].cells.length < 2) end--;
+  return run.slice(0, end);
+}
+
+/**
+ * Column bands from the rows with the most cells (header cells that span
+ * several columns would merge bands): the union of their cells' x-extents.
+ */
+function columnsOf(rows: Row[]): [number, number][] {
+  const counts = rows.map((r) => r.cells.length).sort((a, b) => b - a);
+  const typical = counts[Math.floor(counts.length / 3)] ?? 0;
+  const spans = rows
+    .filter((r) => r.cells.length >= typical)
+    .flatMap((r) => r.cells.map((c): [number, number] => [c.box[0], c.box[2]]))
+    .sort((a, b) => a[0] - b[0]);
+  const bands: [number, number][] = [];
+  for (const [x0, x1] of spans) {
+    const last = bands[bands.length - 1];
+    if (last && x0 <= last[1]) last[1] = Math.max(last[1], x1);
+    else bands.push([x0, x1]);
+  }
+  return bands;
+}
+
+/** The band a cell belongs to: the one it overlaps most, else the nearest. */
+function columnOf(cell: Cell, cols: [number, number][]): number {
+  let best = 0;
+  let score = Number.NEGATIVE_INFINITY;
+  cols.forEach(([x0, x1], i) => {
+    const s = Math.min(x1, cell.box[2]) - Math.max(x0, cell.box[0]);
+    if (s > score) [best, score] = [i, s];
+  });
+  return best;
+}
+
+function tableOf(rows: Row[]): Table | null {
+  if (rows.length < MIN_ROWS) return null;
+  const cols = columnsOf(rows);
+  if (cols.length < 2) return null;
+  const grid = rows.map((row) => {
+    const cells = cols.map(() => [] as Word[]);
+    for (const cell of row.cells) {
+      if (bandsUnder(cell.box, cols) > 1 && splittable(cell, cols)) for (const w of cell.words) cells[columnOf({ words: [w], box: w.box }, cols)].push(w);
+      else cells[columnOf(cell, cols)].push(...cell.words);
+    }
+    return cells.map(cellText);
+  });
+  const filled = grid.flat().filter((t) => t !== "");
+  // Dot leaders ("Total . . . .") are not words.
+  const words = filled.reduce((n, t) => n + t.split(" ").filter((w) => /[\p{L}\p{N}]/u.test(w)).length, 0);
+  if (words / filled.length > MAX_WORDS_PER_CELL) return null;
+  // Two columns of short text are often a label/value list; ask for numbers.
+  if (cols.length === 2 && !grid.some((r) => r.some((t) => /\d/.test(t)))) return null;
+  const complete = grid.filter((r) => r.every((t) => t !== "")).length / grid.length;
+  const box = rows.map((r) => r.box).reduce(union);
+  return { kind: "stream", box, rows: grid, confidence: Math.round((0.4 + 0.6 * complete) * 100) / 100 };
+}

@@ -1,0 +1,148 @@
+// The measures of ../shared/PEERS.md ("Structure of PDF → Markdown"), so our
+// figures are comparable with the peers' there: word recall, reading order,
+// tables and headings of our Markdown against a ground-truth Markdown.
+
+export const words = (text: string): string[] =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+
+/** Share of the truth's words (with multiplicity) found in ours. */
+export function wordRecall(truth: string, ours: string): number {
+  const have = new Map<string, number>();
+  for (const w of words(ours)) have.set(w, (have.get(w) ?? 0) + 1);
+  const want = words(truth);
+  let found = 0;
+  for (const w of want) {
+    const n = have.get(w) ?? 0;
+    if (n > 0) {
+      found++;
+      have.set(w, n - 1);
+    }
+  }
+  return want.length ? found / want.length : 1;
+}
+
+const isTableLine = (l: string) => /^\s*\|/.test(l);
+const isHeadingLine = (l: string) => /^#{1,6}\s/.test(l);
+// List numbers and bullets are ignored (PEERS.md).
+const stripMarker = (l: string) => l.replace(/^\s*([-*+•]|\d+[.)])\s+/, "");
+
+function paragraphs(md: string): string[] {
+  return md
+    .split(/\n\s*\n/)
+    .map((p) =>
+      p
+        .split("\n")
+        .filter((l) => !isTableLine(l) && !isHeadingLine(l))
+        .map(stripMarker)
+        .join(" "),
+    )
+    .filter((p) => words(p).length >= 8);
+}
+
+const grams = (ws: string[]) => ws.slice(0, Math.max(0, ws.length - 3)).map((_, i) => ws.slice(i, i + 4).join(" "));
+
+/**
+ * Share of truth paragraphs kept (90% of their 4-grams present) and in the
+ * truth's order. A paragraph is located at its first 4-gram's earliest
+ * occurrence after the previous paragraph's, so repeated boilerplate
+ * paragraphs are matched in sequence, not all to the first copy.
+ */
+export function readingOrder(truth: string, ours: string): number {
+  const ourWords = words(ours.split("\n").map(stripMarker).join("\n"));
+  const index = new Map<string, number[]>();
+  grams(ourWords).forEach((g, i) => index.set(g, [...(index.get(g) ?? []), i]));
+  const paras = paragraphs(truth);
+  if (!paras.length) return 1;
+  const positions: number[] = [];
+  let cursor = -1;
+  for (const p of paras) {
+    const gs = grams(words(p));
+    const hits = gs.filter((g) => index.has(g));
+    if (!gs.length || hits.length / gs.length < 0.9) continue;
+    const at = index.get(hits[0]) ?? [];
+    const pos = at.find((i) => i > cursor) ?? at[0];
+    positions.push(pos);
+    cursor = Math.max(cursor, pos);
+  }
+  return longestIncreasing(positions) / paras.length;
+}
+
+function longestIncreasing(xs: number[]): number {
+  const tails: number[] = [];
+  for (const x of xs) {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (tails[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    tails[lo] = x;
+  }
+  return tails.length;
+}
+
+const cellKey = (c: string) => words(c).join(" ");
+
+export function pipeTables(md: string): string[][] {
+  const tables: string[][] = [];
+  let current: string[] | null = null;
+  for (const line of md.split("\n")) {
+    if (isTableLine(line)) {
+      current ??= [];
+      if (!/^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*$/.test(line))
+        current.push(
+          ...line
+            .split(/(?<!\\)\|/)
+            .map(cellKey)
+            .filter(Boolean),
+        );
+    } else if (current) {
+      tables.push(current);
+      current = null;
+    }
+  }
+  if (current) tables.push(current);
+  return tables;
+}
+
+/** Truth tables that come back as one of our pipe tables holding 70% of their non-empty cells. */
+export function tablesFound(truth: string, ours: string): { found: number; total: number } {
+  const want = pipeTables(truth);
+  const have = pipeTables(ours).map((t) => new Set(t));
+  const found = want.filter((cells) => have.some((h) => cells.filter((c) => h.has(c)).length / cells.length >= 0.7)).length;
+  return { found, total: want.length };
+}
+
+const headingTexts = (md: string) =>
+  md
+    .split("\n")
+    .filter(isHeadingLine)
+    .map((l) => words(l.replace(/^#+\s*/, "")).join(" "));
+
+export function headingsFound(truth: string, ours: string): { found: number; total: number; levels: number[] } {
+  const have = new Map(
+    ours
+      .split("\n")
+      .filter(isHeadingLine)
+      .map((l) => [words(l.replace(/^#+\s*/, "")).join(" "), /^#+/.exec(l)?.[0].length ?? 0] as const),
+  );
+  const want = headingTexts(truth);
+  const levels = want.flatMap((h) => (have.has(h) ? [have.get(h) ?? 0] : []));
+  return { found: levels.length, total: want.length, levels };
+}
+
+export interface Quality {
+  recall: number;
+  order: number;
+  tables: { found: number; total: number };
+  headings: { found: number; total: number; levels: number[] };
+}
+
+export function measure(truth: string, ours: string): Quality {
+  return { recall: wordRecall(truth, ours), order: readingOrder(truth, ours), tables: tablesFound(truth, ours), headings: headingsFound(truth, ours) };
+}
