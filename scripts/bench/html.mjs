@@ -38,7 +38,7 @@ async function textPdf(pages) {
 export async function run(ctx) {
   for (const [label, paragraphs] of [
     ["1 page", 2],
-    ["20 pages", 70],
+    ["20 pages", 80],
   ]) {
     const html = page(paragraphs);
     const send = () => {

@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CHROMIUM_NOTICE, CHROMIUM_REQUIRED, prepareChrome } from "../../scripts/chrome-shim.mjs";
 import { CORPUS_AVAILABLE, CORPUS_NOTICE, CORPUS_REQUIRED, CORPUS_ROOT } from "../support/corpus-location.mjs";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -27,6 +28,10 @@ export async function freePort() {
     });
   });
 }
+
+// Browser Rendering offline: the servers below launch the system Chromium
+// through miniflare (XDG_CACHE_HOME is set here and inherited).
+const CHROME_READY = prepareChrome();
 
 const quietEnv = () => ({
   ...process.env,
@@ -154,5 +159,13 @@ export function requireCorpus(t) {
   if (CORPUS_AVAILABLE) return true;
   if (CORPUS_REQUIRED) throw new Error(`REQUIRE_CORPUS=1 but no corpus directory at ${CORPUS_ROOT} (set CORPUS_DIR)`);
   t.skip(CORPUS_NOTICE);
+  return false;
+}
+
+/** True when a Chromium can be launched; without one the test skips visibly, or fails under REQUIRE_CHROMIUM=1. */
+export function requireChromium(t) {
+  if (CHROME_READY) return true;
+  if (CHROMIUM_REQUIRED) throw new Error("REQUIRE_CHROMIUM=1 but no Chromium is installed (.ci/run installs it)");
+  t.skip(CHROMIUM_NOTICE);
   return false;
 }

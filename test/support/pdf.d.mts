@@ -48,4 +48,5 @@ export type LayoutItem =
   | { image: [number, number, number, number] };
 export declare function layoutPdf(pages: LayoutItem[][]): Promise<Uint8Array>;
 export declare function simpleDocx(): Promise<{ bytes: Uint8Array; lines: string[] }>;
+export declare function docxOf(paragraphs: string[]): Promise<Uint8Array>;
 export declare function concatPdfs(...parts: Uint8Array[]): Promise<Uint8Array>;

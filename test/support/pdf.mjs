@@ -408,6 +408,13 @@ export async function simpleDocx() {
   return { bytes: new Uint8Array(await d.Packer.toArrayBuffer(doc)), lines };
 }
 
+/** A DOCX of plain paragraphs, one per string (written by the docx package). */
+export async function docxOf(/** @type {string[]} */ paragraphs) {
+  const d = await import("docx");
+  const doc = new d.Document({ sections: [{ children: paragraphs.map((t) => new d.Paragraph(t)) }] });
+  return new Uint8Array(await d.Packer.toArrayBuffer(doc));
+}
+
 /** The pages of several PDFs, in order, as one PDF (a scan bound into a text document). */
 export async function concatPdfs(/** @type {Uint8Array[]} */ ...parts) {
   const out = await PDFDocument.create();

@@ -1,3 +1,4 @@
+import { ROMAN_MAX, toRoman } from "../numbering/format";
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { EngineError } from "../errors";
 
@@ -46,27 +47,8 @@ function readLevels(numberingXml: string): Map<string, Map<number, Level>> {
   return nums;
 }
 
-const ROMAN: [number, string][] = [
-  [1000, "m"],
-  [900, "cm"],
-  [500, "d"],
-  [400, "cd"],
-  [100, "c"],
-  [90, "xc"],
-  [50, "l"],
-  [40, "xl"],
-  [10, "x"],
-  [9, "ix"],
-  [5, "v"],
-  [4, "iv"],
-  [1, "i"],
-];
-
-function roman(n: number): string {
-  let out = "";
-  for (const [v, s] of ROMAN) for (; n >= v; n -= v) out += s;
-  return out;
-}
+/** Word's Roman counters, as page numbers write them; past what Roman numerals can say, decimal. */
+const roman = (n: number): string => (n >= 1 && n <= ROMAN_MAX ? toRoman(n) : String(n));
 
 function letters(n: number): string {
   // Word repeats the letter past z: aa, bb, ...

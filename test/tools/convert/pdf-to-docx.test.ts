@@ -3,7 +3,8 @@ import { corpusFile, corpusText, itWithCorpus } from "../../support/corpus";
 import { mupdfTexts } from "../../support/mupdf";
 import { richPdf, scannedPdf } from "../../support/pdf.mjs";
 import { pageTexts } from "../../support/pdf-text";
-import { converted, documentXml, docxRuns, docxText, keptIn, parseCsv, similarity, styledWords, tableCells } from "./support";
+import { parseCsv } from "../../support/csv";
+import { converted, documentXml, docxRuns, docxText, keptIn, similarity, styledWords, tableCells } from "./support";
 
 describe("Convert document: PDF → DOCX (mupdf-docx)", () => {
   it("keeps runs' font, size, bold, italic, colour and underline, the ruled table, the picture and page sizes", async () => {

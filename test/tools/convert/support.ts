@@ -162,32 +162,6 @@ export function keptIn(words: string[], runs: { text: string; props: string }[],
   return words.filter((w) => styled.includes(w)).length / words.length;
 }
 
-/** CSV rows (RFC 4180 quotes). */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") row.push(cell), (cell = "");
-    else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-    } else cell += c;
-  }
-  if (cell || row.length) rows.push([...row, cell]);
-  return rows;
-}
-
 /** Texts of every Word table cell in the document, whitespace squeezed. */
 export function tableCells(xml: string): string[] {
   return (xml.match(/<w:tc>[\s\S]*?<\/w:tc>/g) ?? []).map((c) => docxText(c).replace(/\s+/g, " ").trim());

@@ -5,38 +5,6 @@
 // empty column is shifted, not failed; Camelot counts title lines above a
 // table as rows, up to six here).
 
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-    } else cell += c;
-  }
-  if (cell !== "" || row.length) {
-    row.push(cell);
-    rows.push(row);
-  }
-  return rows;
-}
-
 // Camelot writes Arabic as it is drawn: presentation forms in visual order.
 // Reversed, they read in logical order, as we (and Unicode) write it.
 const logical = (s: string) => (/[\ufb50-\ufdff\ufe70-\ufeff]/.test(s) ? [...s].reverse().join("") : s);

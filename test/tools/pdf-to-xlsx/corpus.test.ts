@@ -2,7 +2,8 @@ import { expect } from "vitest";
 import { accountWithKey } from "../../support/accounts";
 import { corpusFile, corpusText, describeWithCorpus, itWithCorpus } from "../../support/corpus";
 import { download, file, postForm, problem, withKey } from "../../support/http";
-import { cellAccuracy, parseCsv } from "./accuracy";
+import { parseCsv } from "../../support/csv";
+import { cellAccuracy } from "./accuracy";
 import { readXlsx, textGrid } from "./read-xlsx";
 
 // Cell accuracy against Camelot's and Tabula's expected CSVs, through the
