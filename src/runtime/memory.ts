@@ -110,10 +110,9 @@ async function grow(reservation: Reservation, bytes: number): Promise<void> {
   // behalf of a different request"), so the call that frees memory only
   // marks the waiter admitted.
   const waiter: Waiter = { reservation, bytes: wanted, admitted: false };
-  // A running call that needs more goes first: it holds memory already, and
-  // calls queued behind it may be waiting for exactly that memory.
-  if (running.has(reservation)) queue.unshift(waiter);
-  else queue.push(waiter);
+  // Running calls that need more are served before new ones (wake), since
+  // they hold memory already and new calls may be waiting for exactly that.
+  queue.push(waiter);
   wake();
   const deadline = Date.now() + limits.queueWaitMs;
   while (!waiter.admitted) {
@@ -133,7 +132,11 @@ async function grow(reservation: Reservation, bytes: number): Promise<void> {
  */
 function fits(reservation: Reservation, bytes: number): boolean {
   const alone = running.size === 0 || (running.size === 1 && running.has(reservation));
-  return alone || committed(reservation) + bytes <= limits.budgetBytes;
+  // The oldest running call never waits to grow: were two running calls to
+  // wait for each other's memory, neither would finish. Others that need more
+  // wait for it (at the front of the queue), so calls finish in turn.
+  const oldest = running.values().next().value === reservation;
+  return alone || oldest || committed(reservation) + bytes <= limits.budgetBytes;
 }
 
 function take(reservation: Reservation, bytes: number): void {
@@ -143,17 +146,28 @@ function take(reservation: Reservation, bytes: number): void {
   running.add(reservation);
 }
 
-/** Admits waiting calls in order while the head fits; releases idle engines first when nothing runs. */
+/**
+ * Admits what can run now. Running calls that need more come first, oldest
+ * first, each on its own (one that must wait never holds up an older one);
+ * then new calls in arrival order, stopping at the first that does not fit.
+ * When nothing runs, idle engines give their memory back first.
+ */
 function wake(): void {
-  while (queue.length > 0) {
-    const head = queue[0];
+  const order = [...running];
+  const growing = queue.filter((w) => running.has(w.reservation)).sort((x, y) => order.indexOf(x.reservation) - order.indexOf(y.reservation));
+  for (const w of growing) if (fits(w.reservation, w.bytes)) admit(w);
+  for (let head = queue.find((w) => !running.has(w.reservation)); head; head = queue.find((w) => !running.has(w.reservation))) {
     if (!fits(head.reservation, head.bytes) && running.size === 0) stats.releasedIdle += releaseIdleHeaps(limits.idleTargetBytes).length;
     if (!fits(head.reservation, head.bytes)) return;
-    queue.shift();
-    take(head.reservation, head.bytes);
-    head.admitted = true;
+    admit(head);
   }
   if (running.size === 0 && wasmTotal() > limits.budgetBytes) stats.releasedIdle += releaseIdleHeaps(limits.idleTargetBytes).length;
+}
+
+function admit(w: Waiter): void {
+  queue.splice(queue.indexOf(w), 1);
+  take(w.reservation, w.bytes);
+  w.admitted = true;
 }
 
 function refuse(why: string): never {

@@ -114,6 +114,18 @@ describe("the isolate's memory governor", () => {
     expect(await balanceOf(acct.token)).toBe(1000 - 10 * ok);
   });
 
+  it("two running calls that both need more do not wait for each other: the older one grows, the other waits for it", async () => {
+    const acct = await accountWithKey({ credits: 1000 });
+    // Room for both calls' first estimates, not for either one's real plan beside the other.
+    configureMemory({ budgetBytes: (await runtime()).wasm_total + 40 * MiB, queueWaitMs: 15_000 });
+    const before = await runtime();
+    const results = await Promise.all([resize(acct.key, bigJpeg), resize(acct.key, bigJpeg)]);
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    const after = await runtime();
+    expect(after.refused).toBe(before.refused);
+    expect(after.largest_reservation).toBeGreaterThanOrEqual(40 * MiB);
+  });
+
   it("calls that fit run side by side: nothing waits under the default budget for small PDFs", async () => {
     const acct = await accountWithKey({ credits: 1000 });
     const pdf = await plainPdf(2);
