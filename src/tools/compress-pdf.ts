@@ -79,7 +79,7 @@ async function compressOne(ctx: ToolContext, id: string, item: CompressionItem, 
     preserveForms: options?.preserve_forms ?? true,
   });
   // api.md: quality_score is 0.9 "if the engine omits it" (here: no sampled page could be rendered).
-  const quality = outcome.originalReturned ? 1 : ((await pageSimilarity(input, outcome.data, outcome.changedPages)) ?? 0.9);
+  const quality = outcome.originalReturned ? 1 : ((await pageSimilarity(input, outcome.data, outcome.changedPages, outcome.bandedImages)) ?? 0.9);
   const name = derivedPdfName(item.filename, "compressed");
   const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: outcome.data }, { temporary: true });
   return {

@@ -2,12 +2,14 @@ import { HEAP_TRIM_BYTES } from "./memory/budget";
 import { trimCodecHeaps } from "./codecs/emscripten";
 import { compressImage as compress } from "./operations/compress";
 import { convertImage as convert } from "./operations/convert";
+import { greyPlane as plane } from "./operations/grey-plane";
 import { resizeImage as resize, type ResizeRequest } from "./operations/resize-image";
 import type { ImageResult } from "./operations/result";
 import type { ImageFormat, ImageHeader, Pixels } from "./types";
 import { decodeImage, hasAlpha, upright } from "./codecs/decode";
 import { readHeader } from "./formats/header";
 import { checkedJpeg } from "./jpeg/decode-file";
+import { parseJpeg } from "./jpeg/markers";
 
 // The image engine's one entry point: code outside this folder imports from
 // here only. Pure functions over bytes; behind them, by job:
@@ -39,6 +41,8 @@ async function trimmed<T>(work: () => Promise<T>): Promise<T> {
 export const compressImage = (input: Uint8Array, quality: number): Promise<ImageResult> => trimmed(() => compress(input, quality));
 export const resizeImage = (input: Uint8Array, req: ResizeRequest): Promise<ImageResult> => trimmed(() => resize(input, req));
 export const convertImage = (input: Uint8Array, format: ImageFormat, quality: number): Promise<ImageResult> => trimmed(() => convert(input, format, quality));
+/** The picture scaled to width x height as a grey plane, read in bands (for SSIM of a re-encoded picture). */
+export const greyPlane = (input: Uint8Array, width: number, height: number) => trimmed(() => plane(input, width, height));
 
 /**
  * For engines that place a picture without decoding it (image to PDF embeds
@@ -48,6 +52,11 @@ export const convertImage = (input: Uint8Array, format: ImageFormat, quality: nu
 export function imageFacts(input: Uint8Array): ImageHeader & { orientation: number } {
   const header = readHeader(input);
   return { ...header, orientation: header.format === "jpeg" ? checkedJpeg(input).orientation : 1 };
+}
+
+/** Colour components of a JPEG's frame (1 grey, 3 colour, 4 CMYK; 0 without a frame), for engines that embed JPEGs. */
+export function jpegComponents(input: Uint8Array): number {
+  return parseJpeg(input, true).frame?.components.length ?? 0;
 }
 
 /** Upright RGBA of any supported image (the first frame of animations), for engines that place pixels themselves. */

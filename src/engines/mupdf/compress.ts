@@ -1,7 +1,7 @@
 import type { CompressionLevel } from "../../config";
 import { withPdf, type PDFDocument } from "./document";
 import { findImageUses } from "./image-placements";
-import { recompressImages, type ImagePolicy } from "./images";
+import { type BandedChange, recompressImages, type ImagePolicy } from "./images";
 import type { Mupdf } from "./loader";
 import { declaresPdfA } from "./pdfa";
 import { deflateMetadataStreams, dropAnnotations, dropMetadata, dropThumbnails, flattenForms } from "./strip";
@@ -42,6 +42,8 @@ export interface CompressOutcome {
   imagesRecompressed: number;
   /** Images the level looked at: only images differ between levels, so with none a stronger level gains nothing. */
   imagesExamined: number;
+  /** Big JPEGs re-encoded without MuPDF's decoder; quality is measured on them, not by rendering their pages. */
+  bandedImages: BandedChange[];
 }
 
 function pagesWithAnnots(doc: PDFDocument, widgets: boolean): Set<number> {
@@ -103,7 +105,7 @@ export async function compressDocument(bytes: Uint8Array, opts: CompressOptions)
     const pages = doc.countPages();
     const { data, changed, report } = await rewrite(mupdf, doc, opts);
     if (data.byteLength >= bytes.byteLength) {
-      return { data: bytes, originalReturned: true, pages, changedPages: [], imagesRecompressed: 0, imagesExamined: report.examined };
+      return { data: bytes, originalReturned: true, pages, changedPages: [], imagesRecompressed: 0, imagesExamined: report.examined, bandedImages: [] };
     }
     return {
       data,
@@ -112,6 +114,7 @@ export async function compressDocument(bytes: Uint8Array, opts: CompressOptions)
       changedPages: [...changed].sort((a, b) => a - b),
       imagesRecompressed: report.recompressed,
       imagesExamined: report.examined,
+      bandedImages: report.banded,
     };
   });
 }

@@ -1,6 +1,7 @@
 import type { Image, PDFObject } from "mupdf";
 import { LIMITS } from "../../config";
 import type { PDFDocument } from "./document";
+import { pdfImageRoads, reencodeBanded, takesBandedRoad } from "./dct-road";
 import { encodeReplacement } from "./image-encode";
 import { loadImage } from "./load-image";
 import { reserveMemory } from "../../runtime/memory";
@@ -28,6 +29,19 @@ export interface ImageReport {
   bytesAfter: number;
   /** 0-based pages showing at least one replaced image. */
   pages: Set<number>;
+  /** Images re-encoded on the banded road, kept to measure them without MuPDF decoding the original whole (similarity.ts). */
+  banded: BandedChange[];
+}
+
+export interface BandedChange {
+  /** The image's object number. */
+  object: number;
+  /** 0-based pages showing the image. */
+  pages: number[];
+  before: Uint8Array;
+  after: Uint8Array;
+  width: number;
+  height: number;
 }
 
 // Bi-level and special codecs are already small or carry semantics a JPEG
@@ -77,12 +91,12 @@ function targetSize(image: Image, dpi: number, policy: ImagePolicy): [number, nu
   return [Math.max(1, Math.round(image.getWidth() * scale)), Math.max(1, Math.round(image.getHeight() * scale))];
 }
 
-function replaceStream(doc: PDFDocument, ref: PDFObject, jpeg: Uint8Array, width: number, height: number): void {
+function replaceStream(doc: PDFDocument, ref: PDFObject, jpeg: Uint8Array, width: number, height: number, gray: boolean): void {
   for (const key of DROP_KEYS) ref.delete(key);
   ref.put("Width", width);
   ref.put("Height", height);
   ref.put("BitsPerComponent", 8);
-  ref.put("ColorSpace", doc.newName("DeviceRGB"));
+  ref.put("ColorSpace", doc.newName(gray ? "DeviceGray" : "DeviceRGB"));
   ref.put("Filter", doc.newName("DCTDecode"));
   ref.writeRawStream(jpeg);
 }
@@ -99,22 +113,42 @@ function decodeBytes(image: Image): number {
   return 2 * image.getWidth() * image.getHeight() * Math.max(1, image.getNumberOfComponents()) + MOZJPEG_HEAP;
 }
 
-async function recompressOne(mupdf: Mupdf, doc: PDFDocument, use: ImageUse, policy: ImagePolicy): Promise<[number, number] | null> {
+function rawStream(ref: PDFObject): Uint8Array {
+  const buf = ref.readRawStream();
+  try {
+    return buf.asUint8Array().slice();
+  } finally {
+    buf.destroy();
+  }
+}
+
+/** The replacement JPEG: big plain JPEG sources through the banded reader (dct-road.ts), everything else drawn by MuPDF. */
+async function replacement(mupdf: Mupdf, use: ImageUse, image: Image, raw: Uint8Array, width: number, height: number, quality: number) {
+  if (takesBandedRoad(use.ref, image, raw)) {
+    const banded = await reencodeBanded(raw, width, height, quality);
+    if (banded) return { ...banded, banded: true };
+  }
+  await reserveMemory(decodeBytes(image));
+  pdfImageRoads.mupdf++;
+  return { jpeg: await encodeReplacement(mupdf, image, width, height, quality), gray: false, banded: false };
+}
+
+type Replaced = { before: number; after: number; banded?: BandedChange };
+
+async function recompressOne(mupdf: Mupdf, doc: PDFDocument, object: number, use: ImageUse, policy: ImagePolicy): Promise<Replaced | null> {
   if (!eligibleDict(use.ref)) return null;
   const image = loadImage(mupdf, doc, use.ref);
   try {
     if (!eligibleImage(image)) return null;
-    await reserveMemory(decodeBytes(image));
     const [width, height] = targetSize(image, use.dpi, policy);
-    const before = use.ref.readRawStream();
-    const oldLength = before.getLength();
-    before.destroy();
-    const jpeg = await encodeReplacement(mupdf, image, width, height, policy.quality);
+    const raw = rawStream(use.ref);
+    const { jpeg, gray, banded } = await replacement(mupdf, use, image, raw, width, height, policy.quality);
     const lossless = !filters(use.ref).some((f) => f === "DCTDecode" || f === "JPXDecode");
     const keepBelow = lossless ? policy.keepBelowLossless : policy.keepBelowJpeg;
-    if (jpeg.byteLength >= oldLength * keepBelow) return null;
-    replaceStream(doc, use.ref, jpeg, width, height);
-    return [oldLength, jpeg.byteLength];
+    if (jpeg.byteLength >= raw.byteLength * keepBelow) return null;
+    replaceStream(doc, use.ref, jpeg, width, height, gray);
+    const change = banded ? { object, pages: [...use.pages], before: raw, after: jpeg, width, height } : undefined;
+    return { before: raw.byteLength, after: jpeg.byteLength, banded: change };
   } finally {
     image.destroy();
   }
@@ -122,21 +156,22 @@ async function recompressOne(mupdf: Mupdf, doc: PDFDocument, use: ImageUse, poli
 
 /** Downsamples and re-encodes photos and scans through MozJPEG, in place. */
 export async function recompressImages(mupdf: Mupdf, doc: PDFDocument, uses: Map<number, ImageUse>, policy: ImagePolicy): Promise<ImageReport> {
-  const report: ImageReport = { examined: 0, recompressed: 0, bytesBefore: 0, bytesAfter: 0, pages: new Set() };
-  for (const use of uses.values()) {
+  const report: ImageReport = { examined: 0, recompressed: 0, bytesBefore: 0, bytesAfter: 0, pages: new Set(), banded: [] };
+  for (const [object, use] of uses) {
     report.examined++;
-    let sizes: [number, number] | null;
+    let replaced: Replaced | null;
     try {
-      sizes = await recompressOne(mupdf, doc, use, policy);
+      replaced = await recompressOne(mupdf, doc, object, use, policy);
     } catch {
-      sizes = null; // an image MuPDF cannot decode stays as it was
+      replaced = null; // an image MuPDF cannot decode stays as it was
     }
     // Decoded images stay in MuPDF's store (up to 256 MB) unless dropped; the WASM heap never gives memory back.
     mupdf.emptyStore();
-    if (!sizes) continue;
+    if (!replaced) continue;
     report.recompressed++;
-    report.bytesBefore += sizes[0];
-    report.bytesAfter += sizes[1];
+    report.bytesBefore += replaced.before;
+    report.bytesAfter += replaced.after;
+    if (replaced.banded) report.banded.push(replaced.banded);
     for (const p of use.pages) report.pages.add(p);
   }
   return report;

@@ -1,6 +1,7 @@
 import createMupdf from "../../../wasm/mupdf-factory.js";
 import mupdfWasm from "../../../wasm/mupdf-wasm.wasm";
 import { registerHeap, samplePeak } from "../heap";
+import { pdfImageRoads } from "./dct-road";
 import { currentCall, trackWrappers, withTrackedWrappers, type MupdfCall } from "./lifetime";
 
 export type Mupdf = typeof import("mupdf");
@@ -177,6 +178,8 @@ export function mupdfInstanceStats() {
     released_idle: stats.releasedIdle,
     replacements_abandoned: stats.replacementsAbandoned,
     recycle_above_bytes: MUPDF_RECYCLE_BYTES,
+    // Recompressed PDF images by road: big plain JPEGs skip MuPDF's whole-image decode (dct-road.ts).
+    image_roads: { ...pdfImageRoads },
   };
 }
 

@@ -68,7 +68,8 @@ describe("POST /api/v1/compression/single", () => {
     expect(Math.abs(measured - body.quality_score)).toBeLessThan(0.02);
   });
 
-  it("levels really differ: free=basic, starter=medium, pro=maximum; 20 credits each", async () => {
+  // Three compressions of a three-page 300 dpi scan, one after another.
+  it("levels really differ: free=basic, starter=medium, pro=maximum; 20 credits each", { timeout: 180_000 }, async () => {
     const sizes: number[] = [];
     const expected = [
       ["free", "basic", 0.6, true],

@@ -60,6 +60,17 @@ export function scaleDenominator(srcW: number, srcH: number, w: number, h: numbe
   return 1;
 }
 
+/**
+ * The largest of 8, 4, 2 that keeps the reduced picture at least the target
+ * each way, with no antialiasing margin: for callers that pick their scales
+ * as 1/2, 1/4 or 1/8 on purpose (PDF image recompression, as MuPDF decodes
+ * JPEGs at those scales), the DCT-domain decode is the whole resampling.
+ */
+export function directScaleDenominator(srcW: number, srcH: number, w: number, h: number): number {
+  for (const d of [8, 4, 2]) if (Math.ceil(srcW / d) >= w && Math.ceil(srcH / d) >= h) return d;
+  return 1;
+}
+
 export class ScaledJpegSource implements BandSource {
   readonly width: number;
   readonly height: number;

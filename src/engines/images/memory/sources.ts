@@ -2,7 +2,7 @@ import { pixelsSource, type BandSource } from "./bands";
 import { decodeImage, upright } from "../codecs/decode";
 import { checkedJpeg } from "../jpeg/decode-file";
 import { parseJpeg } from "../jpeg/markers";
-import { canDecodeScaled, ScaledJpegSource, scaleDenominator } from "../jpeg/scaled-source";
+import { canDecodeScaled, directScaleDenominator, ScaledJpegSource, scaleDenominator } from "../jpeg/scaled-source";
 import { JpegBandSource } from "../jpeg/band-source";
 import { pngIcc, pngIsAnimated, pngOrientation, rgbIcc } from "../formats/metadata";
 import type { SourceRoad } from "./paths";
@@ -33,13 +33,14 @@ export function bandedOrientation(input: Uint8Array, road: Exclude<SourceRoad, "
  * `shrinkTo` (stored-order size of a resize target) lets a big JPEG start from
  * a 1/2, 1/4 or 1/8 scale decode in the DCT domain when the reduction is large.
  */
-export async function openSource(input: Uint8Array, road: SourceRoad, shrinkTo?: { width: number; height: number }): Promise<OpenedSource> {
+export async function openSource(input: Uint8Array, road: SourceRoad, shrinkTo?: { width: number; height: number; direct?: boolean }): Promise<OpenedSource> {
   switch (road) {
     case "jpeg-bands": {
       const { orientation, icc } = checkedJpeg(input);
       const s = parseJpeg(input);
       const frame = s.frame;
-      const d = frame && shrinkTo && canDecodeScaled(s) ? scaleDenominator(frame.width, frame.height, shrinkTo.width, shrinkTo.height) : 1;
+      const denominator = shrinkTo?.direct ? directScaleDenominator : scaleDenominator;
+      const d = frame && shrinkTo && canDecodeScaled(s) ? denominator(frame.width, frame.height, shrinkTo.width, shrinkTo.height) : 1;
       const source = d > 1 ? new ScaledJpegSource(input, s, d) : new JpegBandSource(input, s);
       return { source, orientation, icc, grey: frame?.components.length === 1, alpha: false, notes: [] };
     }

@@ -21,6 +21,8 @@ export interface ResizeRequest {
   height?: number;
   format?: ImageFormat;
   quality: number;
+  /** A big JPEG shrunk by 1/2, 1/4 or 1/8 takes that DCT-domain decode as the whole resampling, without the usual antialiasing margin (PDF images, whose scales are snapped to these). */
+  directDctScale?: boolean;
 }
 
 /** Target size: both sides as given, or one side with the other kept in proportion (api.md). */
@@ -59,7 +61,7 @@ async function resizeBanded(input: Uint8Array, header: ImageHeader, road: Exclud
     output: { format, width: storedW, height: storedH, sink },
   });
   // A big JPEG shrunk a lot starts from a reduced-scale decode.
-  const opened = await openSource(input, road, keepsSize(req) ? undefined : { width: storedW, height: storedH });
+  const opened = await openSource(input, road, keepsSize(req) ? undefined : { width: storedW, height: storedH, direct: req.directDctScale });
   const bytes = await transcode(opened.source, storedW, storedH, openSink(sink, { ...opened, format, width: storedW, height: storedH, quality: req.quality }));
   return { bytes, format, width: w, height: h, originalWidth: srcW, originalHeight: srcH, notes: opened.notes };
 }
