@@ -1,20 +1,12 @@
 import { Hono } from "hono";
-import { accountApi } from "./api/account";
-import { adminApi } from "./api/admin";
-import { keysApi } from "./api/keys";
-import { teamApi } from "./api/team";
-import { DOCS_HTML } from "./docs-page";
-import { jobsApi } from "./jobs/api";
 import { ApiError, problemResponse } from "./errors";
 import type { AppEnv } from "./http/context";
 import { accountScope, idempotent } from "./http/idempotency";
-import { openApiDocument } from "./openapi";
+import { mountRoutes } from "./http/route-mount";
+import { ROUTES } from "./routes/registry";
 import { settingsOf } from "./settings";
-import { filesRoute } from "./storage/files-route";
 import { toolRoute } from "./tools/pipeline";
 import { TOOLS } from "./tools/registry";
-import { extraToolRoutes } from "./tools/extra-routes";
-import { webhooksApi } from "./webhooks/api";
 
 export function buildApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -38,19 +30,9 @@ export function buildApp(): Hono<AppEnv> {
   app.onError((err, c) => problemResponse(c, err));
   app.notFound((c) => problemResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
 
-  app.get("/", (c) => c.json({ name: "Document Processing API", docs: "/docs", openapi: "/openapi.json" }));
-  app.get("/openapi.json", (c) => c.json(openApiDocument(new URL(c.req.url).origin)));
-  app.get("/docs", (c) => c.html(DOCS_HTML));
-  app.route("/", filesRoute);
-
+  // Tools (tools/registry.ts) and every other route (routes/registry.ts) are
+  // declarations; routing, validation and /openapi.json derive from them.
   for (const tool of TOOLS) app.on(tool.method.toUpperCase(), tool.path, idempotent(accountScope), toolRoute(tool));
-  app.route("/", extraToolRoutes);
-
-  app.route("/api/v1/keys", keysApi);
-  app.route("/api/v1/account", accountApi);
-  app.route("/api/v1/jobs", jobsApi);
-  app.route("/api/v1/team", teamApi);
-  app.route("/api/v1/webhooks", webhooksApi);
-  app.route("/admin/v1", adminApi);
+  mountRoutes(app, ROUTES);
   return app;
 }

@@ -1,20 +1,36 @@
-import { z } from "zod";
-import { ERROR_CODES } from "./errors";
+import { ERROR_CODES, type ErrorCode } from "./errors";
+import { isOperatorRoute, type AnyRoute } from "./http/route";
+import { jsonSchema, problemResponses, routeOperation } from "./http/route-openapi";
+import { ROUTES } from "./routes/registry";
 import type { ToolDef } from "./tools/define";
 import { TOOLS } from "./tools/registry";
 
-// The OpenAPI 3.1 document is generated from the same zod schemas that
+// The OpenAPI 3.1 documents are generated from the same zod schemas that
 // validate requests (OpenAPI 3.1 schemas are JSON Schema 2020-12, which zod
-// emits natively), so the document and the runtime cannot disagree.
+// emits natively), so the documents and the runtime cannot disagree. Tools
+// come from their defineTool declarations, every other route from its
+// defineRoute declaration; the operator API has a document of its own.
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  return z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
-}
-
-const problem = {
-  description: "Problem details (RFC 9457)",
-  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
-};
+/**
+ * Codes no tool call gives (they belong to keys, team, webhooks and files).
+ * Every other code is listed on every tool: tools declare no codes of their
+ * own yet, and a client switching on `code` is better served by a list that
+ * is complete than by one that is short.
+ */
+const NOT_TOOL_CODES = new Set<ErrorCode>([
+  "key_limit_reached",
+  "webhook_limit_reached",
+  "not_found",
+  "method_not_allowed",
+  "conflict",
+  "last_owner",
+  "webhook_inactive",
+  "delivery_not_redeliverable",
+  "gone",
+  "unsafe_webhook_url",
+  "not_implemented",
+]);
+const TOOL_PROBLEMS = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => !NOT_TOOL_CODES.has(code));
 
 function toolOperation(tool: ToolDef) {
   const media = tool.body === "json" ? "application/json" : "multipart/form-data";
@@ -34,66 +50,94 @@ function toolOperation(tool: ToolDef) {
         headers: { "X-Credits-Charged": { schema: { type: "integer" } }, "X-Request-Id": { schema: { type: "string" } } },
         content: { "application/json": { schema: jsonSchema(tool.response, "output") } },
       },
-      "400": problem,
-      "401": problem,
-      "402": problem,
-      "403": problem,
-      "409": { ...problem, description: "Problem details: a request with the same Idempotency-Key is still running" },
-      "413": problem,
-      "415": problem,
-      "422": problem,
-      "429": problem,
-      "500": problem,
-      "503": problem,
-      ...(tool.handler ? {} : { "501": problem }),
+      ...problemResponses(tool.handler ? TOOL_PROBLEMS : [...TOOL_PROBLEMS, "not_implemented"]),
     },
   };
 }
 
-export function openApiDocument(serverUrl: string): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const tool of TOOLS) paths[tool.path] = { [tool.method]: toolOperation(tool) };
+function addOperation(paths: Record<string, Record<string, unknown>>, path: string, method: string, operation: unknown): void {
+  paths[path] = { ...paths[path], [method]: operation };
+}
+
+const IDEMPOTENCY_KEY = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept; secrets shown once (api_key, secret) replay as null. Keys are per account; anonymous calls ignore it.",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+};
+
+const PROBLEM = {
+  type: "object",
+  description: "RFC 9457 problem details with a stable `code` (docs/reference/errors.md).",
+  required: ["type", "title", "status", "detail", "code", "request_id"],
+  properties: {
+    type: { type: "string" },
+    title: { type: "string" },
+    status: { type: "integer" },
+    detail: { type: "string" },
+    code: { type: "string", enum: Object.keys(ERROR_CODES) },
+    request_id: { type: "string" },
+    errors: {
+      type: "array",
+      description: "Per-field messages of a validation failure.",
+      items: { type: "object", required: ["field", "message"], properties: { field: { type: "string" }, message: { type: "string" } } },
+    },
+  },
+};
+
+function document(serverUrl: string, info: { title: string; description: string }, paths: Record<string, Record<string, unknown>>, tags: string[]) {
   return {
     openapi: "3.1.0",
-    info: {
-      title: "Document Processing API",
-      version: "1.0.0",
-      description:
-        "PDF, document and image tools; API keys, credits and signed webhooks. Non-tool endpoints (keys, account, jobs, team, webhooks, files) are described in docs/reference/ of the repository.",
-      license: { name: "AGPL-3.0-or-later", identifier: "AGPL-3.0-or-later" },
-    },
+    info: { ...info, version: "1.0.0", license: { name: "AGPL-3.0-or-later", identifier: "AGPL-3.0-or-later" } },
     servers: [{ url: serverUrl }],
+    tags: tags.map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {
-        apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
-        bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+        apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key (dt_live_...), created with POST /api/v1/keys." },
+        bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A dashboard JWT of a user." },
+        adminToken: { type: "http", scheme: "bearer", description: "The operator token (ADMIN_TOKEN)." },
       },
-      parameters: {
-        IdempotencyKey: {
-          name: "Idempotency-Key",
-          in: "header",
-          required: false,
-          description:
-            "Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept. Keys are per account; anonymous calls ignore it.",
-          schema: { type: "string", minLength: 1, maxLength: 255 },
-        },
-      },
-      schemas: {
-        Problem: {
-          type: "object",
-          required: ["type", "title", "status", "detail", "code", "request_id"],
-          properties: {
-            type: { type: "string" },
-            title: { type: "string" },
-            status: { type: "integer" },
-            detail: { type: "string" },
-            code: { type: "string", enum: Object.keys(ERROR_CODES) },
-            request_id: { type: "string" },
-            errors: { type: "array", items: { type: "object", properties: { field: { type: "string" }, message: { type: "string" } } } },
-          },
-        },
-      },
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY },
+      schemas: { Problem: PROBLEM },
     },
   };
+}
+
+function routePaths(routes: readonly AnyRoute[], paths: Record<string, Record<string, unknown>> = {}) {
+  for (const route of routes) addOperation(paths, route.path, route.method, routeOperation(route));
+  return paths;
+}
+
+const tagsOf = (routes: readonly AnyRoute[], first: string[] = []) => [...new Set([...first, ...routes.flatMap((r) => r.tags)])];
+
+/** /openapi.json: every tool and every public route (API key, JWT or no credentials). */
+export function openApiDocument(serverUrl: string): Record<string, unknown> {
+  const routes = ROUTES.filter((r) => !isOperatorRoute(r));
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const tool of TOOLS) addOperation(paths, tool.path, tool.method, toolOperation(tool));
+  routePaths(routes, paths);
+  return document(
+    serverUrl,
+    {
+      title: "Document Processing API",
+      description:
+        "PDF, document and image tools; API keys, credits and signed webhooks. Errors are problem+json with a stable `code`. The operator API is described at /admin/openapi.json (operator token).",
+    },
+    paths,
+    tagsOf(routes, ["tools"]),
+  );
+}
+
+/** /admin/openapi.json: the operator API, behind the operator token. */
+export function operatorOpenApiDocument(serverUrl: string): Record<string, unknown> {
+  const routes = ROUTES.filter(isOperatorRoute);
+  return document(
+    serverUrl,
+    { title: "Document Processing API: operator API", description: "Bootstrap, billing and support routes, behind ADMIN_TOKEN (decisions.md)." },
+    routePaths(routes),
+    tagsOf(routes),
+  );
 }

@@ -1,10 +1,15 @@
-import { Hono } from "hono";
-import { principalOf, type AppEnv } from "../http/context";
-import { requireCaller } from "../http/guards";
-import { loadAccount } from "./accounts";
+import { defineRoute } from "../http/route";
+import { accountView, loadAccount } from "./accounts";
 
-/** GET /api/v1/account: a JWT, or an API key with `read`. */
-export const accountApi = new Hono<AppEnv>().get("/", async (c) => {
-  const caller = requireCaller(await principalOf(c), "read");
-  return c.json(await loadAccount(c.env, caller.accountId));
+const getAccount = defineRoute({
+  id: "getAccount",
+  method: "get",
+  path: "/api/v1/account",
+  tags: ["account"],
+  summary: "The caller's account and its balance",
+  auth: "key-or-jwt:read",
+  responses: { 200: { description: "The account", schema: accountView } },
+  handler: async (c, { caller }) => c.json(await loadAccount(c.env, caller.accountId)),
 });
+
+export const ACCOUNT_ROUTES = [getAccount];

@@ -1,16 +1,22 @@
 import { eq } from "drizzle-orm";
+import { z } from "zod";
 import { meterFor } from "../billing/meter";
-import type { PlanName } from "../config";
+import { PLAN_NAMES, type PlanName } from "../config";
 import { database, schema } from "../db/client";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
 
-export interface AccountView {
-  id: string;
-  name: string;
-  plan: PlanName;
-  balance: number;
-}
+export const planName = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]);
+
+/** The account as every route answers it (GET /api/v1/account, the operator API). */
+export const accountView = z.object({
+  id: z.string(),
+  name: z.string(),
+  plan: planName,
+  balance: z.number().int().describe("Credits left."),
+});
+
+export type AccountView = z.output<typeof accountView>;
 
 /** The account with its balance, read from the meter that owns it. */
 export async function loadAccount(env: Env, accountId: string): Promise<AccountView> {

@@ -1,17 +1,15 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { accountScope, idempotent } from "../http/idempotency";
-import { Hono } from "hono";
 import { z } from "zod";
 import { displayPrefix, generateKeySecret, hashKeySecret } from "../auth/api-keys";
-import { KEY_PERMISSIONS } from "../auth/principal";
+import { KEY_PERMISSIONS, type KeyPermission } from "../auth/principal";
 import { meterFor } from "../billing/meter";
 import { PLANS } from "../config";
 import { database, schema } from "../db/client";
 import { ApiError } from "../errors";
-import { principalOf, type AppEnv } from "../http/context";
-import { jsonBody, requireUser } from "../http/guards";
+import { defineRoute } from "../http/route";
 import { OPERATION_KEYS, scopeCatalog } from "../tools/registry";
 import { emitEvent } from "../webhooks/emit";
+import { planName } from "./accounts";
 
 const createKeySchema = z.object({
   name: z.string().trim().min(1).max(100),
@@ -46,33 +44,102 @@ function present(k: KeyRow, used: number) {
   };
 }
 
-/** API key management: JWT only (api.md, Authentication). */
-export const keysApi = new Hono<AppEnv>()
-  .get("/scopes", async (c) => {
-    requireUser(await principalOf(c));
-    return c.json({
+const tags = ["keys"];
+
+const apiKeyView = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  key_prefix: z.string().describe("The first characters of the secret, to recognise a key by."),
+  scopes: z.array(z.string()).describe('Operation keys the key may run; ["*"] for all.'),
+  permissions: z.array(z.enum(KEY_PERMISSIONS as [KeyPermission, ...KeyPermission[]])),
+  credit_limit: z.number().int().nullable().describe("Credits the key may spend per calendar month; null for no limit."),
+  credits_used: z.number().int().describe("Credits spent by the key this month."),
+  is_active: z.boolean(),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+
+const keyIdParams = z.object({ keyId: z.string().describe("The key's id (key_...).") });
+
+// API key management: JWT only (api.md, Authentication).
+
+const listScopes = defineRoute({
+  id: "listKeyScopes",
+  method: "get",
+  path: "/api/v1/keys/scopes",
+  tags,
+  summary: "List the operation keys a key can be scoped to",
+  auth: "jwt",
+  responses: {
+    200: {
+      description: "Every billable operation once",
+      schema: z.object({
+        data: z.array(
+          z.object({ operation: z.string(), name: z.string(), credits: z.number().int(), access: z.string(), method: z.string(), path: z.string() }),
+        ),
+      }),
+    },
+  },
+  handler: (c) =>
+    c.json({
       data: scopeCatalog().map((s) => ({ operation: s.key, name: s.name, credits: s.credits, access: s.access, method: s.method, path: s.path })),
-    });
-  })
-  .get("/limits", async (c) => {
-    const user = requireUser(await principalOf(c));
-    const active = await activeKeyCount(c.env.DB, user.accountId);
-    const max = PLANS[user.plan].keyCap;
-    return c.json({ plan: user.plan, max_keys: max, active_keys: active, remaining: Math.max(0, max - active) });
-  })
-  .get("/", async (c) => {
-    const user = requireUser(await principalOf(c));
+    }),
+});
+
+const keyLimits = defineRoute({
+  id: "getKeyLimits",
+  method: "get",
+  path: "/api/v1/keys/limits",
+  tags,
+  summary: "How many active keys the plan allows",
+  auth: "jwt",
+  responses: {
+    200: {
+      description: "The plan's key cap and its use",
+      schema: z.object({ plan: planName, max_keys: z.number().int(), active_keys: z.number().int(), remaining: z.number().int() }),
+    },
+  },
+  handler: async (c, { caller }) => {
+    const active = await activeKeyCount(c.env.DB, caller.accountId);
+    const max = PLANS[caller.plan].keyCap;
+    return c.json({ plan: caller.plan, max_keys: max, active_keys: active, remaining: Math.max(0, max - active) });
+  },
+});
+
+const listKeys = defineRoute({
+  id: "listKeys",
+  method: "get",
+  path: "/api/v1/keys",
+  tags,
+  summary: "List the account's API keys, newest first",
+  auth: "jwt",
+  responses: { 200: { description: "Every key of the account, revoked and expired ones too", schema: z.object({ data: z.array(apiKeyView) }) } },
+  handler: async (c, { caller }) => {
     const rows = await database(c.env.DB)
       .select()
       .from(schema.apiKeys)
-      .where(eq(schema.apiKeys.accountId, user.accountId))
+      .where(eq(schema.apiKeys.accountId, caller.accountId))
       .orderBy(desc(schema.apiKeys.createdAt));
-    const spend: Record<string, number> = rows.length ? await meterFor(c.env, user.accountId).keySpend(rows.map((r) => r.id)) : {};
+    const spend: Record<string, number> = rows.length ? await meterFor(c.env, caller.accountId).keySpend(rows.map((r) => r.id)) : {};
     return c.json({ data: rows.map((r) => present(r, spend[r.id] ?? 0)) });
-  })
-  .post("/", idempotent(accountScope), async (c) => {
-    const user = requireUser(await principalOf(c));
-    const body = await jsonBody(c, createKeySchema);
+  },
+});
+
+const createKey = defineRoute({
+  id: "createKey",
+  method: "post",
+  path: "/api/v1/keys",
+  tags,
+  summary: "Create an API key",
+  description: "The secret (`api_key`) is shown in this answer only; an Idempotency-Key replay answers it as null.",
+  auth: "jwt",
+  body: createKeySchema,
+  idempotent: true,
+  problems: ["key_limit_reached"],
+  responses: { 201: { description: "The new key with its secret", schema: apiKeyView.extend({ api_key: z.string().nullable() }) } },
+  handler: async (c, { caller: user, body }) => {
     const secret = generateKeySecret();
     const id = `key_${crypto.randomUUID().replace(/-/g, "")}`;
     const scopes = body.scopes.includes("*") ? [] : [...new Set(body.scopes)];
@@ -108,10 +175,22 @@ export const keysApi = new Hono<AppEnv>()
     const row = (await database(c.env.DB).select().from(schema.apiKeys).where(eq(schema.apiKeys.id, id)).limit(1))[0];
     await emitEvent(c.env, user.accountId, "apikey.created", { key_id: id, name: row.name, key_prefix: row.keyPrefix });
     return c.json({ ...present(row, 0), api_key: secret }, 201);
-  })
-  .delete("/:keyId", async (c) => {
-    const user = requireUser(await principalOf(c));
-    const keyId = c.req.param("keyId");
+  },
+});
+
+const revokeKey = defineRoute({
+  id: "revokeKey",
+  method: "delete",
+  path: "/api/v1/keys/{keyId}",
+  tags,
+  summary: "Revoke an API key",
+  description: "Refused at once on its next use. Revoking a revoked key changes nothing and answers 204 again.",
+  auth: "jwt",
+  params: keyIdParams,
+  problems: ["not_found"],
+  responses: { 204: { description: "Revoked" } },
+  handler: async (c, { caller: user, params }) => {
+    const { keyId } = params;
     const db = database(c.env.DB);
     const rows = await db
       .select()
@@ -127,7 +206,10 @@ export const keysApi = new Hono<AppEnv>()
       await emitEvent(c.env, user.accountId, "apikey.revoked", { key_id: keyId, name: rows[0].name });
     }
     return c.body(null, 204);
-  });
+  },
+});
+
+export const KEY_ROUTES = [listScopes, keyLimits, listKeys, createKey, revokeKey];
 
 async function activeKeyCount(d1: D1Database, accountId: string): Promise<number> {
   const row = await d1

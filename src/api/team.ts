@@ -1,5 +1,4 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { Hono } from "hono";
 import { z } from "zod";
 import { hashKeySecret } from "../auth/api-keys";
 import { toBase64Url } from "../secrets/encoding";
@@ -8,8 +7,7 @@ import type { Role } from "../auth/principal";
 import { database, schema } from "../db/client";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
-import { principalOf, type AppEnv } from "../http/context";
-import { jsonBody, requireTeamPermission, requireUser } from "../http/guards";
+import { defineRoute } from "../http/route";
 import { emitEvent } from "../webhooks/emit";
 
 // Team members and invitations (decisions.md, Account and team). Rules beyond
@@ -58,9 +56,20 @@ function requireOwnerFor(actorRole: Role, targetRole: string, newRole?: Role): v
 /** "This user is not the account's last owner", as SQL for the guarded UPDATEs. */
 const NOT_LAST_OWNER = `(role <> 'owner' OR (SELECT COUNT(*) FROM users o WHERE o.account_id = users.account_id AND o.role = 'owner' AND o.removed_at IS NULL) > 1)`;
 
-export const teamApi = new Hono<AppEnv>()
-  .get("/members", async (c) => {
-    const user = requireUser(await principalOf(c));
+const tags = ["team"];
+
+const memberSchema = z.object({ id: z.string(), email: z.string(), role: z.enum(ROLES), created_at: z.string() });
+const memberParams = z.object({ userId: z.string().describe("The member's user id (usr_...).") });
+
+const listMembers = defineRoute({
+  id: "listTeamMembers",
+  method: "get",
+  path: "/api/v1/team/members",
+  tags,
+  summary: "List the account's active members",
+  auth: "jwt",
+  responses: { 200: { description: "Members, oldest first", schema: z.object({ data: z.array(memberSchema) }) } },
+  handler: async (c, { caller: user }) => {
     const u = schema.users;
     const rows = await database(c.env.DB)
       .select()
@@ -68,10 +77,26 @@ export const teamApi = new Hono<AppEnv>()
       .where(and(eq(u.accountId, user.accountId), isNull(u.removedAt)))
       .orderBy(u.createdAt, u.id);
     return c.json({ data: rows.map(memberView) });
-  })
-  .post("/invitations", async (c) => {
-    const actor = requireTeamPermission(await principalOf(c), "manage_team");
-    const body = await jsonBody(c, inviteSchema);
+  },
+});
+
+const invite = defineRoute({
+  id: "inviteTeamMember",
+  method: "post",
+  path: "/api/v1/team/invitations",
+  tags,
+  summary: "Invite someone by e-mail",
+  description: "Replaces any pending invitation for the same address. The `invite_token` is shown once; the invitee accepts with it within 7 days.",
+  auth: "jwt:manage_team",
+  body: inviteSchema,
+  problems: ["conflict"],
+  responses: {
+    201: {
+      description: "The invitation",
+      schema: z.object({ id: z.string(), email: z.string(), role: z.enum(ROLES), invited_by: z.string(), expires_at: z.string(), invite_token: z.string() }),
+    },
+  },
+  handler: async (c, { caller: actor, body }) => {
     requireOwnerFor(actor.role, "member", body.role);
     const db = database(c.env.DB);
     const u = schema.users;
@@ -105,9 +130,29 @@ export const teamApi = new Hono<AppEnv>()
     const data = { invitation_id: id, email: body.email, role: body.role, invited_by: actor.userId, expires_at: expiresAt };
     await emitEvent(c.env, actor.accountId, "team.member.invited", data);
     return c.json({ id, email: body.email, role: body.role, invited_by: actor.userId, expires_at: expiresAt, invite_token: token }, 201);
-  })
-  .post("/invitations/accept", async (c) => {
-    const { invite_token } = await jsonBody(c, acceptSchema);
+  },
+});
+
+const accept = defineRoute({
+  id: "acceptTeamInvitation",
+  method: "post",
+  path: "/api/v1/team/invitations/accept",
+  tags,
+  summary: "Accept an invitation",
+  description: "No credentials: the invitation token is the credential. Answers the new user and their dashboard JWT.",
+  auth: "public",
+  body: acceptSchema,
+  problems: ["not_found", "conflict", "gone"],
+  responses: {
+    200: {
+      description: "The new user and a JWT",
+      schema: z.object({
+        user: z.object({ id: z.string(), email: z.string(), role: z.enum(ROLES), account_id: z.string() }),
+        token: z.string(),
+      }),
+    },
+  },
+  handler: async (c, { body: { invite_token } }) => {
     const inv = schema.teamInvitations;
     const db = database(c.env.DB);
     const row = (
@@ -128,15 +173,15 @@ export const teamApi = new Hono<AppEnv>()
       results = await c.env.DB.batch([
         c.env.DB.prepare(
           `UPDATE team_invitations SET accepted_at = ?1, accepted_user_id = ?2
-            WHERE id = ?3 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?1`,
+              WHERE id = ?3 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?1`,
         ).bind(now, userId, row.id),
         c.env.DB.prepare(
           `UPDATE users SET email = id || '@removed.invalid'
-            WHERE removed_at IS NOT NULL AND email = (SELECT email FROM team_invitations WHERE id = ?1 AND accepted_user_id = ?2)`,
+              WHERE removed_at IS NOT NULL AND email = (SELECT email FROM team_invitations WHERE id = ?1 AND accepted_user_id = ?2)`,
         ).bind(row.id, userId),
         c.env.DB.prepare(
           `INSERT INTO users (id, account_id, email, role)
-           SELECT ?2, account_id, email, role FROM team_invitations WHERE id = ?1 AND accepted_user_id = ?2`,
+             SELECT ?2, account_id, email, role FROM team_invitations WHERE id = ?1 AND accepted_user_id = ?2`,
         ).bind(row.id, userId),
       ]);
     } catch (err) {
@@ -150,11 +195,23 @@ export const teamApi = new Hono<AppEnv>()
       user: { id: userId, email: row.email, role: row.role, account_id: row.accountId },
       token: await issueToken(c.env, userId, row.accountId),
     });
-  })
-  .patch("/members/:userId", async (c) => {
-    const actor = requireTeamPermission(await principalOf(c), "manage_team");
-    const { role } = await jsonBody(c, roleSchema);
-    const target = await activeMember(c.env, actor.accountId, c.req.param("userId"));
+  },
+});
+
+const changeRole = defineRoute({
+  id: "updateTeamMember",
+  method: "patch",
+  path: "/api/v1/team/members/{userId}",
+  tags,
+  summary: "Change a member's role",
+  description: "Only an owner grants the owner role or changes an owner; the last owner cannot be demoted (409 last_owner).",
+  auth: "jwt:manage_team",
+  params: memberParams,
+  body: roleSchema,
+  problems: ["not_found", "last_owner"],
+  responses: { 200: { description: "The member", schema: memberSchema } },
+  handler: async (c, { caller: actor, params, body: { role } }) => {
+    const target = await activeMember(c.env, actor.accountId, params.userId);
     requireOwnerFor(actor.role, target.role, role);
     if (target.role === role) return c.json(memberView(target));
     const result = await c.env.DB.prepare(
@@ -171,10 +228,22 @@ export const teamApi = new Hono<AppEnv>()
       changed_by: actor.userId,
     });
     return c.json(memberView({ ...target, role }));
-  })
-  .delete("/members/:userId", async (c) => {
-    const actor = requireTeamPermission(await principalOf(c), "manage_team");
-    const target = await activeMember(c.env, actor.accountId, c.req.param("userId"));
+  },
+});
+
+const remove = defineRoute({
+  id: "removeTeamMember",
+  method: "delete",
+  path: "/api/v1/team/members/{userId}",
+  tags,
+  summary: "Remove a member",
+  description: "Their dashboard JWT stops working at once; the last owner cannot be removed (409 last_owner).",
+  auth: "jwt:manage_team",
+  params: memberParams,
+  problems: ["not_found", "last_owner"],
+  responses: { 204: { description: "Removed" } },
+  handler: async (c, { caller: actor, params }) => {
+    const target = await activeMember(c.env, actor.accountId, params.userId);
     requireOwnerFor(actor.role, target.role);
     const result = await c.env.DB.prepare(`UPDATE users SET removed_at = ?1 WHERE id = ?2 AND account_id = ?3 AND removed_at IS NULL AND ${NOT_LAST_OWNER}`)
       .bind(new Date().toISOString(), target.id, actor.accountId)
@@ -182,4 +251,7 @@ export const teamApi = new Hono<AppEnv>()
     if (!result.meta.changes) throw new ApiError("last_owner", "The account's last owner cannot be removed.");
     await emitEvent(c.env, actor.accountId, "team.member.removed", { user_id: target.id, email: target.email, role: target.role, removed_by: actor.userId });
     return c.body(null, 204);
-  });
+  },
+});
+
+export const TEAM_ROUTES = [listMembers, invite, accept, changeRole, remove];

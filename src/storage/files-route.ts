@@ -1,27 +1,54 @@
-import { Hono } from "hono";
+import { z } from "zod";
 import { ApiError } from "../errors";
-import type { AppEnv } from "../http/context";
+import { defineRoute } from "../http/route";
 import { checkSignature } from "./signed-url";
 
 /** GET /files/<key>: serves outputs from R2 (the public URL when no CDN base is set). */
-export const filesRoute = new Hono<AppEnv>().get("/files/*", async (c) => {
-  const key = keyOf(new URL(c.req.url).pathname.slice("/files/".length));
-  if (!key) throw new ApiError("not_found", "No such file.");
-  if (key.startsWith("tmp/")) {
-    const check = await checkSignature(c.env, key, c.req.query("expires") ?? null, c.req.query("sig") ?? null);
-    if (check === "expired") throw new ApiError("gone", "This download link has expired.");
-    if (check === "invalid") throw new ApiError("not_found", "No such file.");
-  } else if (!key.startsWith("outputs/")) {
-    throw new ApiError("not_found", "No such file.");
-  }
-  const object = await c.env.FILES.get(key);
-  if (!object) throw new ApiError("not_found", "No such file.");
-  const headers = new Headers();
-  object.writeHttpMetadata(headers);
-  headers.set("Content-Length", String(object.size));
-  headers.set("ETag", object.httpEtag);
-  return new Response(object.body, { headers });
+const getFile = defineRoute({
+  id: "downloadFile",
+  method: "get",
+  path: "/files/{key}",
+  // The key spans segments; the handler judges it from the raw path, segment by segment.
+  honoPath: "/files/:key{.+}",
+  tags: ["files"],
+  summary: "Download a tool's output",
+  description:
+    "The URLs tools answer with (output_url, output_urls). No credentials: the key is unguessable. Temporary outputs (tmp/...) need the signed `expires` and `sig` the URL carries and answer 410 once expired.",
+  auth: "public",
+  params: z.object({ key: z.string().describe("The stored key, outputs/... or tmp/..., as in the URL a tool answered.") }),
+  query: z.object({ expires: z.string().optional(), sig: z.string().optional() }),
+  problems: ["not_found", "gone"],
+  responses: {
+    200: {
+      description: "The file, with its Content-Type and a Content-Disposition naming it",
+      media: "application/octet-stream",
+      headers: {
+        "Content-Disposition": { description: "attachment; filename=...; filename*=UTF-8''...", schema: { type: "string" } },
+        ETag: { description: "R2's entity tag", schema: { type: "string" } },
+      },
+    },
+  },
+  handler: async (c, { query }) => {
+    const key = keyOf(new URL(c.req.url).pathname.slice("/files/".length));
+    if (!key) throw new ApiError("not_found", "No such file.");
+    if (key.startsWith("tmp/")) {
+      const check = await checkSignature(c.env, key, query.expires ?? null, query.sig ?? null);
+      if (check === "expired") throw new ApiError("gone", "This download link has expired.");
+      if (check === "invalid") throw new ApiError("not_found", "No such file.");
+    } else if (!key.startsWith("outputs/")) {
+      throw new ApiError("not_found", "No such file.");
+    }
+    const object = await c.env.FILES.get(key);
+    if (!object) throw new ApiError("not_found", "No such file.");
+    const headers = new Headers();
+    object.writeHttpMetadata(headers);
+    headers.set("Content-Length", String(object.size));
+    headers.set("ETag", object.httpEtag);
+    return new Response(object.body, { headers });
+  },
 });
+
+export const FILE_ROUTES = [getFile];
 
 /**
  * The R2 key a /files/ path names, judged segment by segment: every segment

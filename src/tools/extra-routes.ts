@@ -1,16 +1,32 @@
-import { Hono } from "hono";
+import { z } from "zod";
 import { ENTITY_TYPES } from "../engines/pii/entity-types";
-import type { AppEnv } from "../http/context";
+import { defineRoute } from "../http/route";
 
 /**
  * Public helper routes that belong to tools but are not tool calls (they run
  * no engine and charge nothing), such as GET /api/v1/redact/entity-types.
  */
-export const extraToolRoutes = new Hono<AppEnv>();
 
 // api.md: public, no authentication, sorted alphabetically. The envelope is
 // not shown there: { "entity_types": [...] }.
-extraToolRoutes.get("/api/v1/redact/entity-types", (c) => {
-  c.header("Cache-Control", "public, max-age=3600");
-  return c.json({ entity_types: [...ENTITY_TYPES].sort() });
+const entityTypes = defineRoute({
+  id: "listRedactEntityTypes",
+  method: "get",
+  path: "/api/v1/redact/entity-types",
+  tags: ["tools"],
+  summary: "The PII entity types PII redaction can find",
+  auth: "public",
+  responses: {
+    200: {
+      description: "Entity types, sorted",
+      schema: z.object({ entity_types: z.array(z.string()) }),
+      headers: { "Cache-Control": { description: "public, max-age=3600", schema: { type: "string" } } },
+    },
+  },
+  handler: (c) => {
+    c.header("Cache-Control", "public, max-age=3600");
+    return c.json({ entity_types: [...ENTITY_TYPES].sort() });
+  },
 });
+
+export const EXTRA_TOOL_ROUTES = [entityTypes];

@@ -1,12 +1,10 @@
 import { and, eq } from "drizzle-orm";
-import { accountScope, idempotent } from "../http/idempotency";
-import { Hono } from "hono";
+import { z } from "zod";
+import { planName } from "../api/accounts";
 import { database, schema } from "../db/client";
 import { ApiError } from "../errors";
-import { principalOf, type AppContext, type AppEnv } from "../http/context";
-import { jsonBody, requireTeamPermission } from "../http/guards";
+import { defineRoute } from "../http/route";
 import { EVENT_CATALOG, eventsForPlan } from "./catalog";
-import { deliveriesApi } from "./deliveries-api";
 import { endpointView } from "./present";
 import { sealSecret } from "./secret-box";
 import { generateSecret } from "./signing";
@@ -22,26 +20,81 @@ export const MAX_ENDPOINTS_PER_ACCOUNT = 25;
 /** decisions.md: the previous secret stays valid this long after rotate-secret. */
 export const ROTATION_WINDOW_MS = 24 * 3600 * 1000;
 
-/** api.md writes the collection as /api/v1/webhooks/; Hono is strict about the slash, so both spellings route. */
-const COLLECTION = ["/", "/:slash{^$}"];
+const tags = ["webhooks"];
+const auth = "jwt:manage_webhooks";
 
-async function webhookManager(c: AppContext) {
-  return requireTeamPermission(await principalOf(c), "manage_webhooks");
-}
+export const endpointSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  description: z.string().nullable(),
+  active: z.boolean(),
+  disabled_reason: z.string().nullable().describe("Why the endpoint was disabled automatically, if it was."),
+  disabled_at: z.string().nullable(),
+  consecutive_failures: z.number().int(),
+  previous_secret_expires_at: z.string().nullable().describe("Until when the secret replaced by the last rotation still signs."),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const withSecret = endpointSchema.extend({
+  secret: z.string().nullable().describe("The signing secret (whsec_...), shown in this answer only; an Idempotency-Key replay answers null."),
+});
+const endpointParams = z.object({ id: z.string().describe("The endpoint's id.") });
 
-export const webhooksApi = new Hono<AppEnv>()
-  .get("/event-types", async (c) => {
-    const user = await webhookManager(c);
-    const data = eventsForPlan(user.plan).map((event) => ({ event, ...EVENT_CATALOG[event] }));
-    return c.json({ plan: user.plan, data });
-  })
-  .on("GET", COLLECTION, async (c) => {
-    const user = await webhookManager(c);
-    return c.json({ data: (await listEndpoints(c.env, user.accountId)).map((r) => endpointView(r)) });
-  })
-  .on("POST", COLLECTION, idempotent(accountScope), async (c) => {
-    const user = await webhookManager(c);
-    const body = await jsonBody(c, createEndpointSchema);
+const eventTypes = defineRoute({
+  id: "listWebhookEventTypes",
+  method: "get",
+  path: "/api/v1/webhooks/event-types",
+  tags,
+  summary: "The events the account's plan may subscribe to",
+  auth,
+  responses: {
+    200: {
+      description: "Events with their category, tier and data fields",
+      schema: z.object({
+        plan: planName,
+        data: z.array(
+          z.object({
+            event: z.string(),
+            category: z.enum(["billing", "team", "job", "key"]),
+            tier: z.enum(["free", "pro"]),
+            description: z.string(),
+            data: z.record(z.string(), z.string()).describe("Field name -> type of the event's `data`."),
+          }),
+        ),
+      }),
+    },
+  },
+  handler: (c, { caller }) => c.json({ plan: caller.plan, data: eventsForPlan(caller.plan).map((event) => ({ event, ...EVENT_CATALOG[event] })) }),
+});
+
+const list = defineRoute({
+  id: "listWebhookEndpoints",
+  method: "get",
+  path: "/api/v1/webhooks",
+  // api.md writes the collection as /api/v1/webhooks/; Hono is strict about the slash, so both spellings route.
+  aliases: ["/api/v1/webhooks/"],
+  tags,
+  summary: "List the account's webhook endpoints",
+  auth,
+  responses: { 200: { description: "Every endpoint", schema: z.object({ data: z.array(endpointSchema) }) } },
+  handler: async (c, { caller }) => c.json({ data: (await listEndpoints(c.env, caller.accountId)).map((r) => endpointView(r)) }),
+});
+
+const create = defineRoute({
+  id: "createWebhookEndpoint",
+  method: "post",
+  path: "/api/v1/webhooks",
+  aliases: ["/api/v1/webhooks/"],
+  tags,
+  summary: "Create a webhook endpoint",
+  description: `The URL is checked against private and reserved addresses (422 unsafe_webhook_url); every event must be in the plan's tiers; at most ${MAX_ENDPOINTS_PER_ACCOUNT} endpoints per account.`,
+  auth,
+  body: createEndpointSchema,
+  idempotent: true,
+  problems: ["plan_required", "webhook_limit_reached", "unsafe_webhook_url"],
+  responses: { 201: { description: "The endpoint with its signing secret", schema: withSecret } },
+  handler: async (c, { caller: user, body }) => {
     requireEventsAllowed(user.plan, body.events);
     const url = await requireSafeUrl(c.env, body.url);
     const id = newEndpointId();
@@ -68,15 +121,36 @@ export const webhooksApi = new Hono<AppEnv>()
     }
     const row = await findEndpoint(c.env, user.accountId, id);
     return c.json({ ...endpointView(row), secret }, 201);
-  })
-  .get("/:id", async (c) => {
-    const user = await webhookManager(c);
-    return c.json(endpointView(await findEndpoint(c.env, user.accountId, c.req.param("id"))));
-  })
-  .patch("/:id", async (c) => {
-    const user = await webhookManager(c);
-    const row = await findEndpoint(c.env, user.accountId, c.req.param("id"));
-    const body = await jsonBody(c, updateEndpointSchema);
+  },
+});
+
+const get = defineRoute({
+  id: "getWebhookEndpoint",
+  method: "get",
+  path: "/api/v1/webhooks/{id}",
+  tags,
+  summary: "A webhook endpoint",
+  auth,
+  params: endpointParams,
+  problems: ["not_found"],
+  responses: { 200: { description: "The endpoint", schema: endpointSchema } },
+  handler: async (c, { caller, params }) => c.json(endpointView(await findEndpoint(c.env, caller.accountId, params.id))),
+});
+
+const update = defineRoute({
+  id: "updateWebhookEndpoint",
+  method: "patch",
+  path: "/api/v1/webhooks/{id}",
+  tags,
+  summary: "Change a webhook endpoint",
+  description: "Give any of url, events, active, description. Re-enabling (`active: true`) resets the failure count.",
+  auth,
+  params: endpointParams,
+  body: updateEndpointSchema,
+  problems: ["not_found", "plan_required", "unsafe_webhook_url"],
+  responses: { 200: { description: "The endpoint", schema: endpointSchema } },
+  handler: async (c, { caller: user, params, body }) => {
+    const row = await findEndpoint(c.env, user.accountId, params.id);
     const set: Partial<typeof schema.webhookEndpoints.$inferInsert> = { updatedAt: new Date().toISOString() };
     if (body.events !== undefined) {
       requireEventsAllowed(user.plan, body.events);
@@ -96,10 +170,21 @@ export const webhooksApi = new Hono<AppEnv>()
       .set(set)
       .where(and(eq(t.id, row.id), eq(t.accountId, user.accountId)));
     return c.json(endpointView(await findEndpoint(c.env, user.accountId, row.id)));
-  })
-  .delete("/:id", async (c) => {
-    const user = await webhookManager(c);
-    const row = await findEndpoint(c.env, user.accountId, c.req.param("id"));
+  },
+});
+
+const remove = defineRoute({
+  id: "deleteWebhookEndpoint",
+  method: "delete",
+  path: "/api/v1/webhooks/{id}",
+  tags,
+  summary: "Delete a webhook endpoint and its delivery log",
+  auth,
+  params: endpointParams,
+  problems: ["not_found"],
+  responses: { 204: { description: "Deleted" } },
+  handler: async (c, { caller: user, params }) => {
+    const row = await findEndpoint(c.env, user.accountId, params.id);
     const t = schema.webhookEndpoints;
     await database(c.env.DB)
       .delete(t)
@@ -111,10 +196,22 @@ export const webhooksApi = new Hono<AppEnv>()
       console.error("webhooks: purge of a deleted endpoint's log failed", row.id, err);
     }
     return c.body(null, 204);
-  })
-  .post("/:id/rotate-secret", async (c) => {
-    const user = await webhookManager(c);
-    const row = await findEndpoint(c.env, user.accountId, c.req.param("id"));
+  },
+});
+
+const rotate = defineRoute({
+  id: "rotateWebhookSecret",
+  method: "post",
+  path: "/api/v1/webhooks/{id}/rotate-secret",
+  tags,
+  summary: "Replace the signing secret",
+  description: "The previous secret keeps signing (a second signature) for 24 hours, so receivers can switch without losing deliveries.",
+  auth,
+  params: endpointParams,
+  problems: ["not_found"],
+  responses: { 200: { description: "The endpoint with its new secret", schema: withSecret } },
+  handler: async (c, { caller: user, params }) => {
+    const row = await findEndpoint(c.env, user.accountId, params.id);
     const secret = generateSecret();
     const now = Date.now();
     const previousSecretExpiresAt = new Date(now + ROTATION_WINDOW_MS).toISOString();
@@ -131,5 +228,7 @@ export const webhooksApi = new Hono<AppEnv>()
       })
       .where(and(eq(t.id, row.id), eq(t.accountId, user.accountId)));
     return c.json({ ...endpointView(await findEndpoint(c.env, user.accountId, row.id), now), secret });
-  })
-  .route("/", deliveriesApi);
+  },
+});
+
+export const WEBHOOK_ROUTES = [eventTypes, list, create, get, update, remove, rotate];

@@ -1,8 +1,6 @@
-import { Hono } from "hono";
+import { z } from "zod";
 import { ApiError } from "../errors";
-import { principalOf, type AppEnv } from "../http/context";
-import { requireTeamPermission } from "../http/guards";
-import { parseWith } from "../tools/validate";
+import { defineRoute } from "../http/route";
 import { TEST_EVENT } from "./catalog";
 import { enqueueDeliveries } from "./enqueue";
 import { deliveryMessage, newEnvelope } from "./messages";
@@ -13,35 +11,108 @@ import { decodeCursor, deliveriesQuerySchema, encodeCursor } from "./validate";
 // Test deliveries, the delivery log and manual redelivery of one endpoint
 // (api.md, Webhook management; decisions.md, Webhooks).
 
-export const deliveriesApi = new Hono<AppEnv>()
-  .post("/:id/test", async (c) => {
-    const user = requireTeamPermission(await principalOf(c), "manage_webhooks");
-    const row = await findEndpoint(c.env, user.accountId, c.req.param("id"));
-    if (!row.active) throw new ApiError("webhook_inactive", 'The endpoint is inactive; re-enable it with PATCH {"active": true} first.');
+const tags = ["webhooks"];
+const auth = "jwt:manage_webhooks";
+const INACTIVE = 'The endpoint is inactive; re-enable it with PATCH {"active": true} first.';
+
+const endpointParams = z.object({ id: z.string().describe("The endpoint's id.") });
+const deliveryParams = endpointParams.extend({ deliveryId: z.string().describe("The delivery's id.") });
+
+const deliverySchema = z.object({
+  id: z.string(),
+  event: z.string(),
+  event_id: z.string().describe("Shared by every delivery of one event (fan-out)."),
+  status: z.enum(["pending", "delivered", "dead"]),
+  attempts: z.number().int(),
+  redeliveries: z.number().int(),
+  next_attempt_at: z.string().nullable(),
+  last_attempt_at: z.string().nullable(),
+  last_status_code: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  delivered_at: z.string().nullable(),
+});
+
+const sendTest = defineRoute({
+  id: "sendWebhookTest",
+  method: "post",
+  path: "/api/v1/webhooks/{id}/test",
+  tags,
+  summary: "Queue a webhook.test delivery",
+  auth,
+  params: endpointParams,
+  problems: ["not_found", "webhook_inactive"],
+  responses: {
+    202: {
+      description: "Queued",
+      schema: z.object({ delivery_id: z.string(), event: z.literal(TEST_EVENT), event_id: z.string(), status: z.literal("pending") }),
+    },
+  },
+  handler: async (c, { caller, params }) => {
+    const row = await findEndpoint(c.env, caller.accountId, params.id);
+    if (!row.active) throw new ApiError("webhook_inactive", INACTIVE);
     const envelope = newEnvelope(TEST_EVENT, { endpoint_id: row.id, message: "Test delivery from the Document Processing API." });
     const message = deliveryMessage({ id: row.id, accountId: row.accountId }, envelope);
     await enqueueDeliveries(c.env, [message]);
     return c.json({ delivery_id: message.delivery_id, event: TEST_EVENT, event_id: envelope.event_id, status: "pending" }, 202);
-  })
-  .get("/:id/deliveries", async (c) => {
-    const user = requireTeamPermission(await principalOf(c), "manage_webhooks");
-    const row = await findEndpoint(c.env, user.accountId, c.req.param("id"));
-    const query = parseWith(deliveriesQuerySchema, c.req.query());
+  },
+});
+
+const listDeliveries = defineRoute({
+  id: "listWebhookDeliveries",
+  method: "get",
+  path: "/api/v1/webhooks/{id}/deliveries",
+  tags,
+  summary: "The endpoint's delivery log, newest first",
+  auth,
+  params: endpointParams,
+  query: deliveriesQuerySchema,
+  problems: ["not_found"],
+  responses: {
+    200: {
+      description: "One page of deliveries",
+      schema: z.object({ data: z.array(deliverySchema), next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last.") }),
+    },
+  },
+  handler: async (c, { caller, params, query }) => {
+    const row = await findEndpoint(c.env, caller.accountId, params.id);
     const page = await endpointStub(c.env, row.id).list(query.limit, decodeCursor(query.cursor));
     return c.json({ data: page.data, next_cursor: page.nextSeq === null ? null : encodeCursor(page.nextSeq) });
-  })
-  .get("/:id/deliveries/:deliveryId", async (c) => {
-    const user = requireTeamPermission(await principalOf(c), "manage_webhooks");
-    const row = await findEndpoint(c.env, user.accountId, c.req.param("id"));
-    const delivery = await endpointStub(c.env, row.id).delivery(c.req.param("deliveryId"));
+  },
+});
+
+const getDelivery = defineRoute({
+  id: "getWebhookDelivery",
+  method: "get",
+  path: "/api/v1/webhooks/{id}/deliveries/{deliveryId}",
+  tags,
+  summary: "One delivery",
+  auth,
+  params: deliveryParams,
+  problems: ["not_found"],
+  responses: { 200: { description: "The delivery", schema: deliverySchema } },
+  handler: async (c, { caller, params }) => {
+    const row = await findEndpoint(c.env, caller.accountId, params.id);
+    const delivery = await endpointStub(c.env, row.id).delivery(params.deliveryId);
     if (!delivery) throw new ApiError("not_found", "No such delivery for this endpoint.");
     return c.json(delivery);
-  })
-  .post("/:id/deliveries/:deliveryId/redeliver", async (c) => {
-    const user = requireTeamPermission(await principalOf(c), "manage_webhooks");
-    const row = await findEndpoint(c.env, user.accountId, c.req.param("id"));
-    if (!row.active) throw new ApiError("webhook_inactive", 'The endpoint is inactive; re-enable it with PATCH {"active": true} first.');
-    const result = await endpointStub(c.env, row.id).redeliver(c.req.param("deliveryId"));
+  },
+});
+
+const redeliver = defineRoute({
+  id: "redeliverWebhookDelivery",
+  method: "post",
+  path: "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+  tags,
+  summary: "Send a dead or failing delivery again",
+  auth,
+  params: deliveryParams,
+  problems: ["not_found", "webhook_inactive", "delivery_not_redeliverable"],
+  responses: { 202: { description: "Queued again", schema: deliverySchema } },
+  handler: async (c, { caller, params }) => {
+    const row = await findEndpoint(c.env, caller.accountId, params.id);
+    if (!row.active) throw new ApiError("webhook_inactive", INACTIVE);
+    const result = await endpointStub(c.env, row.id).redeliver(params.deliveryId);
     if (!result.ok && result.reason === "not_found") throw new ApiError("not_found", "No such delivery for this endpoint.");
     if (!result.ok) {
       throw new ApiError("delivery_not_redeliverable", "Only a dead delivery, or a pending one whose last attempt failed, can be redelivered.");
@@ -50,4 +121,7 @@ export const deliveriesApi = new Hono<AppEnv>()
     // enqueue were lost, its alarm would still send it.
     await enqueueDeliveries(c.env, [result.message]);
     return c.json(result.delivery, 202);
-  });
+  },
+});
+
+export const DELIVERY_ROUTES = [sendTest, listDeliveries, getDelivery, redeliver];

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { heapReport } from "../../engines/heap";
+import { mupdfInstanceStats } from "../../engines/mupdf/loader";
+import { ocrWorkerRuntime } from "../../engines/ocr/remote";
+import { defineRoute } from "../../http/route";
+import { memoryReport } from "../../runtime/memory";
+
+const bytes = z.number().int();
+
+// The memory of the isolate that answers (docs/memory.md): heaps by engine,
+// their total and peak, the budget calls are admitted against; and, under
+// `workers`, the same report from each engine Worker behind a service
+// binding (the OCR Worker: its own isolate, its own 128 MB).
+const runtime = defineRoute({
+  id: "adminRuntimeReport",
+  method: "get",
+  path: "/admin/v1/runtime",
+  tags: ["operator"],
+  summary: "Memory of the isolate that answers",
+  auth: "admin",
+  responses: {
+    200: {
+      description: "WASM heaps by engine, the memory governor's counters, MuPDF instance statistics",
+      schema: z.object({
+        wasm_heaps: z.record(z.string(), bytes),
+        wasm_total: bytes,
+        wasm_peak: bytes,
+        wasm_peak_heaps: z.record(z.string(), bytes),
+        budget: bytes,
+        reserved: bytes,
+        largest_reservation: bytes,
+        running: z.number().int(),
+        waiting: z.number().int(),
+        admitted: z.number().int(),
+        queued: z.number().int(),
+        refused: z.number().int(),
+        released_idle: z.number().int(),
+        mupdf: z.record(z.string(), z.unknown()),
+        workers: z.object({
+          ocr: z
+            .object({
+              wasm_heaps: z.record(z.string(), bytes),
+              wasm_total: bytes,
+              wasm_peak: bytes,
+              wasm_peak_heaps: z.record(z.string(), bytes),
+              ocr: z.record(z.string(), z.unknown()),
+            })
+            .nullable()
+            .meta({ description: "The OCR Worker's isolate (one of possibly several); null when it is not bound or did not answer." }),
+        }),
+      }),
+    },
+  },
+  handler: async (c) => c.json({ wasm_heaps: heapReport(), ...memoryReport(), mupdf: mupdfInstanceStats(), workers: { ocr: await ocrWorkerRuntime() } }),
+});
+
+export const ADMIN_RUNTIME_ROUTES = [runtime];

@@ -1,0 +1,29 @@
+import { ACCOUNT_ROUTES } from "../api/account";
+import { ADMIN_ROUTES } from "../api/admin";
+import { KEY_ROUTES } from "../api/keys";
+import { TEAM_ROUTES } from "../api/team";
+import type { AnyRoute } from "../http/route";
+import { JOB_ROUTES } from "../jobs/api";
+import { FILE_ROUTES } from "../storage/files-route";
+import { EXTRA_TOOL_ROUTES } from "../tools/extra-routes";
+import { DELIVERY_ROUTES } from "../webhooks/deliveries-api";
+import { WEBHOOK_ROUTES } from "../webhooks/api";
+import { REFERENCE_ROUTES } from "./reference";
+
+/**
+ * Every route that is not a tool call (tools are in tools/registry.ts).
+ * Routing (http/route-mount.ts) and both OpenAPI documents (openapi.ts)
+ * read this list; test/openapi checks that it and the app agree.
+ */
+export const ROUTES: readonly AnyRoute[] = [
+  ...REFERENCE_ROUTES,
+  ...FILE_ROUTES,
+  ...EXTRA_TOOL_ROUTES,
+  ...KEY_ROUTES,
+  ...ACCOUNT_ROUTES,
+  ...JOB_ROUTES,
+  ...TEAM_ROUTES,
+  ...WEBHOOK_ROUTES,
+  ...DELIVERY_ROUTES,
+  ...ADMIN_ROUTES,
+];
