@@ -117,6 +117,8 @@ async function latency(ctx, pages, docs) {
       peer: ["qpdf", ["--decrypt", "--password=user-pw", paths.locked, out]],
     },
     { tool: "repair", body: () => form({ file: file(broken) }), path: "/api/v1/pdf/repair", peer: ["mutool", ["clean", paths.broken, out]] },
+    // The same call beside native qpdf recovering and linearizing, as our output is linearized by qpdf (WASM).
+    { tool: "repair", body: () => form({ file: file(broken) }), path: "/api/v1/pdf/repair", peer: ["qpdf", ["--linearize", paths.broken, out]] },
     { tool: "metadata", body: () => form({ file: file(text) }), path: "/api/v1/analyze/metadata", peer: ["pdfinfo", [paths.text]] },
     { tool: "pdfa validate", body: () => form({ file: file(text) }), path: "/api/v1/pdf/pdfa/validate" },
   ];

@@ -15,10 +15,13 @@ import { SAVE } from "./save-options";
 //      startxref keywords defaced, which forces the object scan even where
 //      the xref chain looks valid but lies (a looping /Prev, a /Prev array),
 //      and then also without a torn last object (truncated files);
-//   3. general-purpose streams that fail to decode are replaced by what did
-//      decode, so `qpdf --check` finds no damage left;
-//   4. the result is written fresh (garbage-collected, compressed; MuPDF 1.28
-//      cannot linearize) and reopened to prove it reads cleanly.
+//   3. streams whose general-purpose filters fail to decode are replaced
+//      (images by a grey placeholder, others by what did decode), so
+//      `qpdf --check` finds no damage left (repair-streams.ts);
+//   4. the result is written fresh (garbage-collected, compressed) and
+//      reopened to prove it reads cleanly. MuPDF 1.28 cannot linearize: the
+//      caller (src/engines/repair/) has qpdf do that, and when this finds
+//      nothing usable, runs it again over the file's objects rewritten.
 // Every loop is bounded by a count, not a clock: Workers freeze time during
 // synchronous work, so a deadline could not fire.
 
@@ -27,6 +30,8 @@ export interface RepairOutcome {
   pages: number;
   /** The input needed recovery (MuPDF warned, the tree or streams were rebuilt). */
   damaged: boolean;
+  /** Undecodable images replaced by a grey placeholder. */
+  imagesReplaced: number;
 }
 
 const NODE_BUDGET = LIMITS.pdfPages * 4 + 1_000;
@@ -126,9 +131,10 @@ function attemptOnce(mupdf: Mupdf, bytes: Uint8Array): Candidate | null {
       if (pages === 0) return null;
       const warned = doc.wasRepaired();
       const salvaged = salvageStreams(mupdf, doc, OBJECT_BUDGET);
+      const fixed = salvaged.streams + salvaged.images;
       const buf = doc.saveToBuffer(SAVE.repaired);
       try {
-        return { data: buf.asUint8Array().slice(), pages, rebuilt, damaged: warned || rebuilt || salvaged > 0 };
+        return { data: buf.asUint8Array().slice(), pages, rebuilt, damaged: warned || rebuilt || fixed > 0, imagesReplaced: salvaged.images };
       } finally {
         buf.destroy();
       }
@@ -173,7 +179,7 @@ export async function repairPdf(bytes: Uint8Array): Promise<RepairOutcome> {
     if (!best || !verified(mupdf, best)) {
       throw new EngineError("corrupt", "The PDF is too damaged to recover: no readable page could be rebuilt.");
     }
-    return { data: best.data, pages: best.pages, damaged: best.damaged };
+    return { data: best.data, pages: best.pages, damaged: best.damaged, imagesReplaced: best.imagesReplaced };
   } finally {
     mupdf.emptyStore();
   }
