@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   unsupported_image_format: [422, "Image format not available"],
   unsupported_conversion: [422, "Unsupported conversion"],
   ai_not_configured: [422, "AI vision not configured"],
+  no_extractable_text: [422, "No extractable text"],
   url_refused: [422, "URL refused"],
   page_load_failed: [422, "Page could not be loaded"],
   page_load_timeout: [422, "Page load timed out"],
@@ -57,6 +58,7 @@ export const ERROR_CODES = {
   service_unavailable: [503, "Service unavailable"],
   memory_busy: [503, "Server busy"],
   llm_not_configured: [503, "AI text model not configured"],
+  ai_unavailable: [503, "AI model unavailable"],
   ocr_unavailable: [503, "OCR not available"],
   browser_unavailable: [503, "No browser available"],
 } as const satisfies Record<string, readonly [number, string]>;

@@ -55,6 +55,13 @@ const SETTINGS = z.object({
       return origins;
     }),
   BROWSER_PAGE_TIMEOUT_MS: milliseconds,
+  /** OpenAI-compatible model server (docs/tools/ai.md); with its model names it serves instead of the Workers AI binding. */
+  AI_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as http://127.0.0.1:11434/v1" }).optional()),
+  AI_API_KEY: optionalText,
+  AI_TEXT_MODEL: optionalText,
+  AI_VISION_MODEL: optionalText,
+  /** Per model call; 60 s by default (src/engines/ai/budgets.ts). */
+  AI_TIMEOUT_MS: milliseconds,
 });
 
 export type Settings = z.output<typeof SETTINGS>;

@@ -1,9 +1,9 @@
-import type { Env } from "../../env";
+import { visionDocxOfPdf } from "../ai/vision-docx";
 
-// The seam the OCR/AI issue fills: engine=vision for PDF to DOCX. Whether a
-// vision model is configured is decided in one place for every tool
-// (engines/layout/seams.ts, decisions.md "AI and OCR"); with none, a vision
-// request is a 422 and is refunded (api.md).
+// engine=vision for PDF to DOCX. Whether a vision model is configured is
+// decided in one place for every tool (engines/layout/seams.ts, decisions.md
+// "AI and OCR"); with none, a vision request is a 422 and is refunded
+// (api.md).
 
 export { visionModelConfigured as visionConfigured } from "../layout/seams";
 
@@ -12,7 +12,7 @@ export const VISION_ENGINE = "vision-docx";
 
 /**
  * Vision PDF to DOCX ("vision-docx"): page images to a vision model, its
- * structure back into the page plans ./pdf-docx writes. Null until the
- * OCR/AI issue lands; the tool answers 501 (refunded) meanwhile.
+ * Markdown per page into the page plans ./pdf-docx writes. Null when the
+ * model found nothing: the tool falls back to the deterministic converter.
  */
-export const visionPdfToDocx: ((env: Env, pdf: Uint8Array) => Promise<Uint8Array>) | null = null;
+export const visionPdfToDocx = visionDocxOfPdf;

@@ -1,0 +1,1 @@
+export declare function startAiStub(): Promise<{ origin: string }>;
