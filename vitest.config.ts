@@ -5,6 +5,8 @@ import { announceChrome } from "./scripts/chrome-shim.mjs";
 import { announceCorpus } from "./test/support/corpus-location.mjs";
 import { corpusService } from "./test/support/corpus-service.mjs";
 import { startPageServer } from "./test/support/page-server.mjs";
+import { startAiStub } from "./test/support/ai-stub.mjs";
+import { buildOcrWorker } from "./scripts/ocr-worker-build.mjs";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
@@ -18,6 +20,10 @@ export default defineConfig(async () => {
   // because BROWSER_DEV_ALLOWED_ORIGINS names exactly this origin (and one
   // where nothing listens).
   const pageServer = await startPageServer();
+  // A scripted OpenAI-compatible model server; AI tests point AI_BASE_URL at it per request (test/support/ai.ts).
+  const aiStub = await startAiStub();
+  // The OCR Worker bundled as it deploys (workers/ocr/wrangler.toml), run beside the main one behind its OCR binding.
+  const ocrModules = buildOcrWorker();
   return {
     plugins: [
       cloudflareTest({
@@ -30,6 +36,7 @@ export default defineConfig(async () => {
             BROWSER_DEV_ALLOWED_ORIGINS: `${pageServer.origin},${pageServer.deadOrigin}`,
             PAGE_SERVER_ORIGIN: pageServer.origin,
             DEAD_ORIGIN: pageServer.deadOrigin,
+            AI_STUB_ORIGIN: aiStub.origin,
             // Timeout tests wait this long, not 30 s.
             BROWSER_PAGE_TIMEOUT_MS: "6000",
             JWT_SECRET: "test-jwt-secret-0123456789abcdef",
@@ -46,6 +53,7 @@ export default defineConfig(async () => {
           email: { send_email: [{ name: "EMAIL" }, { name: "EMAIL_ONLY_OPS", allowed_destination_addresses: ["ops@docapi.test"] }] },
           // The shared corpus for tests (test/support/corpus.ts), served from Node on demand.
           serviceBindings: { CORPUS: corpusService },
+          workers: [{ name: "docapi-ocr", modules: ocrModules, compatibilityDate: "2026-11-01", compatibilityFlags: ["nodejs_compat"] }],
         },
       }),
     ],

@@ -47,4 +47,6 @@ if (existsSync(mupdfJs)) {
   console.error("copy-wasm: missing mupdf/dist/mupdf.js (is the dependency installed?)");
   process.exitCode = 1;
 }
+if (!(await import("./copy-qpdf.mjs")).copyQpdf(nm, out)) process.exitCode = 1; // qpdf (WASM) and its ES-module glue, for Repair PDF
+(await import("./copy-ocr.mjs")).copyOcr(); // Tesseract (WASM), its glue and the English model, for OCR (docs/tools/ocr.md)
 console.log(`copy-wasm: ${copied} files and the MuPDF factory in wasm/`);

@@ -7,7 +7,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CHROMIUM_NOTICE, prepareChrome } from "./chrome-shim.mjs";
-import { devArgs } from "./dev-args.mjs";
+import { devArgs, WORKER_CONFIGS } from "./dev-args.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
@@ -32,6 +32,6 @@ const migrate = spawnSync(process.execPath, [wrangler, "d1", "migrations", "appl
 });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
-const child = spawn(process.execPath, [wrangler, "dev", ...devArgs(process.argv.slice(2))], { cwd: root, env, stdio: "inherit" });
+const child = spawn(process.execPath, [wrangler, "dev", ...WORKER_CONFIGS, ...devArgs(process.argv.slice(2))], { cwd: root, env, stdio: "inherit" });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code) => process.exit(code ?? 0));

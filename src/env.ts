@@ -1,4 +1,5 @@
 import type { AccountMeter } from "./billing/meter-do";
+import type { AiBinding } from "./engines/ai/workers-ai";
 import type { WebhookEndpoint } from "./webhooks/endpoint-do";
 import type { DeliveryMessage } from "./webhooks/messages";
 
@@ -15,6 +16,8 @@ export interface Env {
   MAIL_FROM?: string;
   /** Browser Rendering (src/engines/browser); locally miniflare launches Chromium (scripts/chrome-shim.mjs). */
   BROWSER: Fetcher;
+  /** The OCR Worker (workers/ocr/wrangler.toml, src/ocr-worker.ts); without it scanned pages answer 503 ocr_unavailable. */
+  OCR?: Fetcher;
   ANON_LIMITER: RateLimit;
   AUTH_LIMITER: RateLimit;
   JWT_SECRET?: string;
@@ -31,8 +34,12 @@ export interface Env {
   WEBHOOK_SECRET_KEY?: string;
   /** Tests only: shortens the 10 s webhook send timeout. */
   WEBHOOK_SEND_TIMEOUT_MS?: string;
+  /** Workers AI (wrangler.toml `[ai]`); AI_BASE_URL with model names serves instead (docs/tools/ai.md). */
+  AI?: AiBinding;
   AI_BASE_URL?: string;
   AI_API_KEY?: string;
   AI_TEXT_MODEL?: string;
   AI_VISION_MODEL?: string;
+  /** Per model call, in ms (default 60,000); tests shorten it. */
+  AI_TIMEOUT_MS?: string;
 }

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { engineNames, findPair, pairList, pairTable } from "../engines/convert/pairs";
+import { type Converted, engineNames, findPair, pairList, pairTable } from "../engines/convert/pairs";
 import { sourceFormatOf, targetFormatOf } from "../engines/convert/formats";
-import { visionConfigured, visionPdfToDocx } from "../engines/convert/vision";
+import { VISION_ENGINE, visionConfigured, visionPdfToDocx } from "../engines/convert/vision";
 import { ApiError } from "../errors";
 import { safeFilename } from "../storage/outputs";
+import { aiStep } from "./ai-errors";
 import { engineField } from "./common";
 import { defineTool } from "./define";
 import { formJson, upload } from "./fields";
@@ -14,6 +15,8 @@ import { formJson, upload } from "./fields";
 
 /** quality_preset as JPEG quality of raster outputs; the other pairs have no lossy step to tune. */
 const JPEG_QUALITY = { standard: 85, premium: 92, maximum: 97 } as const;
+
+const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
 const isVisionDocx = (name: string, target: string) => sourceFormatOf(name) === "pdf" && targetFormatOf(target) === "docx";
 
@@ -82,15 +85,15 @@ export const convertDocument = defineTool({
           "ai_not_configured",
           "engine=vision needs an AI vision model, and none is configured on this server; nothing was charged. Use engine=auto.",
         );
-      if (!visionPdfToDocx) throw new ApiError("not_implemented", "Vision PDF to DOCX comes with the OCR/AI engines; nothing was charged. Use engine=auto.");
     }
     const stem = safeFilename(input.file.name.replace(/\.[^.]*$/, ""), "document");
-    const out = await pair.convert({
-      bytes: new Uint8Array(await input.file.arrayBuffer()),
-      stem,
-      env: ctx.env,
-      jpegQuality: JPEG_QUALITY[input.quality_preset],
-    });
+    const bytes = new Uint8Array(await input.file.arrayBuffer());
+    // api.md: vision falls back to the deterministic converter when the model finds nothing (the vision rate is still charged).
+    const seen = ctx.operation.key === "convert.pdf_to_docx.ai" ? await aiStep(() => visionPdfToDocx(ctx.env, bytes)) : null;
+    const out = seen
+      ? { data: seen.docx, filename: `${stem}.docx`, contentType: DOCX, score: seen.score, notes: seen.notes }
+      : await pair.convert({ bytes, stem, env: ctx.env, jpegQuality: JPEG_QUALITY[input.quality_preset] });
+    const engine = seen ? VISION_ENGINE : ((out as Converted).engine ?? pair.engine);
     const stored = await ctx.store({ filename: out.filename, contentType: out.contentType, data: out.data });
     const processingTime = Math.round(Date.now() - started) / 1000;
     const quality = Math.round(out.score * 10_000) / 10_000;
@@ -101,13 +104,13 @@ export const convertDocument = defineTool({
         output_file_url: stored.url,
         quality_score: quality,
         processing_time: processingTime,
-        engine_used: pair.engine,
+        engine_used: engine,
         metadata: {
           source_format: pair.source,
           target_format: pair.target,
           quality_score: quality,
           processing_time: processingTime,
-          engine_used: pair.engine,
+          engine_used: engine,
           file_size: stored.size,
         },
         created_at: new Date().toISOString(),

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { type MarkdownResult, markdownOfPdf } from "../engines/layout";
 import { countHeadings, countWords } from "../engines/layout/markdown";
-import { llmCleanup, ocrPages, textModelConfigured, visionMarkdown, visionModelConfigured } from "../engines/layout/seams";
+import { llmCleanup, textModelConfigured, visionMarkdown, visionModelConfigured } from "../engines/layout/seams";
+import { ocrPage } from "../engines/ocr/page";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
+import { aiStep } from "./ai-errors";
 import { engineField, pdfUpload415 } from "./common";
 import { defineTool } from "./define";
 import { formBool } from "./fields";
@@ -12,7 +14,7 @@ import { formBool } from "./fields";
 const ENGINES = {
   layout: "layout: MuPDF structured text through our layout engine (reading order, headings, lists, tables)",
   "layout+llm": "layout, then an LLM cleanup pass",
-  ocr: "OCR of pages without a text layer",
+  ocr: "layout over OCR word boxes for the pages without a text layer (text pages keep their own text)",
   "ocr+llm": "OCR, then an LLM cleanup pass",
   vision: "a vision model reading the page images",
 } as const;
@@ -43,9 +45,10 @@ export const pdfToMarkdown = defineTool({
     pages: z.number().int(),
     word_count: z.number().int().meta({ description: "Words a reader sees in `markdown`: markup, link targets and image references not counted." }),
     headings: z.number().int().meta({ description: "ATX heading lines in `markdown`." }),
-    pages_without_text: z
-      .array(z.number().int())
-      .meta({ description: "1-based pages that have images but no text layer (scans). Until OCR is available they contribute nothing to `markdown`." }),
+    pages_without_text: z.array(z.number().int()).meta({
+      description:
+        "1-based pages that have images but no usable text layer (scans, or scans under an unreadable invisible text layer). Under `auto` they are read by OCR and their text is in `markdown` (`engine` is then `ocr`).",
+    }),
     credits_charged: z.number().int(),
   }),
   async handler(ctx, input) {
@@ -53,7 +56,8 @@ export const pdfToMarkdown = defineTool({
     if (input.engine === "vision") {
       if (!visionModelConfigured(ctx.env))
         throw new ApiError("ai_not_configured", "engine=vision needs an AI vision model, and none is configured here; use engine=auto.");
-      const seen = visionMarkdown ? await visionMarkdown(ctx.env, bytes) : "";
+      const read = visionMarkdown;
+      const seen = read ? await aiStep(() => read(ctx.env, bytes)) : "";
       // api.md: vision falls back to the deterministic engine when it finds nothing.
       if (seen.trim()) return answer(seen, "vision", await markdownOfPdf(bytes));
     } else if (input.llm_cleanup && !textModelConfigured(ctx.env)) {
@@ -86,22 +90,18 @@ function answer(markdown: string, engine: Engine, result: MarkdownResult) {
 }
 
 /**
- * Scanned pages go to OCR when it is there. Until it lands, a document with
- * no text layer at all is refused (503, refunded) rather than answered with
- * empty Markdown; a mixed one keeps its text pages and lists the others.
+ * Scanned pages are read by OCR (src/engines/ocr) and go through the same
+ * layout engine as text pages, in page order; text pages keep their own
+ * text. A document whose scans hold no readable text and that has no text
+ * elsewhere is a 422 (refunded), not empty Markdown a caller would pay for.
  */
-async function withOcr(env: Env, bytes: Uint8Array, result: MarkdownResult): Promise<{ markdown: string; engine: Engine }> {
+async function withOcr(_env: Env, bytes: Uint8Array, result: MarkdownResult): Promise<{ markdown: string; engine: Engine }> {
   if (!result.pagesWithoutText.length) return { markdown: result.markdown, engine: "layout" };
-  if (ocrPages) {
-    const ocr = await ocrPages(env, bytes, result.pagesWithoutText);
-    const scanned = [...ocr.values()].join("\n\n");
-    const textPages = result.pagesWithoutText.length < result.pages;
-    return { markdown: [result.markdown.trim(), scanned.trim()].filter(Boolean).join("\n\n"), engine: textPages ? "layout" : "ocr" };
+  const read = await markdownOfPdf(bytes, ocrPage);
+  if (read.wordCount === 0) {
+    throw new ApiError("no_extractable_text", "OCR found no readable text on the scanned pages of this PDF, and it has no text layer; nothing was charged.");
   }
-  if (result.wordCount === 0) {
-    throw new ApiError("ocr_unavailable", "This PDF has no text layer (a scan) and OCR is not available on this server yet; nothing was charged.");
-  }
-  return { markdown: result.markdown, engine: "layout" };
+  return { markdown: read.markdown, engine: "ocr" };
 }
 
 /** api.md: cleanup is best effort; on failure the deterministic Markdown is answered and the LLM rate still billed. */

@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { visionWorkbookOfPdf } from "../engines/ai/vision-tables";
 import { visionModelConfigured } from "../engines/layout/seams";
 import { pdfToWorkbook } from "../engines/layout/workbook";
 import { ApiError } from "../errors";
+import { aiStep } from "./ai-errors";
 import { engineField, pdfUpload415 } from "./common";
 import { defineTool } from "./define";
 
@@ -33,8 +35,10 @@ export const pdfToXlsx = defineTool({
     if (input.engine === "vision" && !visionModelConfigured(ctx.env)) {
       throw new ApiError("ai_not_configured", "engine=vision needs an AI vision model, and none is configured here; use engine=auto.");
     }
-    // With a model configured, vision's page reading is the OCR/AI issue's seam; until it lands, the deterministic engine answers (api.md: vision falls back when it finds nothing).
-    const result = await pdfToWorkbook(new Uint8Array(await input.file.arrayBuffer()));
+    const bytes = new Uint8Array(await input.file.arrayBuffer());
+    // api.md: vision falls back to the deterministic engine when it finds no table (the vision rate is still charged).
+    const seen = input.engine === "vision" ? await aiStep(() => visionWorkbookOfPdf(ctx.env, bytes)) : null;
+    const result = seen ?? (await pdfToWorkbook(bytes));
     const base = input.file.name.replace(/\.pdf$/i, "") || "tables";
     const stored = await ctx.store({ filename: `${base}.xlsx`, contentType: XLSX, data: result.xlsx });
     return { body: { success: true, url: stored.url, tables_found: result.tablesFound, sheets: result.sheets, pages: result.pages } };

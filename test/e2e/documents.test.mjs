@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { unzipSync } from "fflate";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import { corpusPath, requireChromium, requireCorpus, requireTool, startServerWithKey } from "./server.mjs";
+import { ADMIN_TOKEN, corpusPath, requireChromium, requireCorpus, requireTool, startServerWithKey } from "./server.mjs";
 
 let srv;
 const tmp = mkdtempSync(join(tmpdir(), "docapi-documents-"));
@@ -50,6 +50,28 @@ async function textPdf(lines) {
 }
 
 const words = (s) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+test("PDF to Markdown of a scan: the OCR Worker reads it through the service binding, in its own isolate", async (t) => {
+  if (!requireTool(t, "pdftoppm")) return;
+  // A scan made the way a scanner would: the text page rasterised at 200 dpi, wrapped in a PDF as a picture.
+  const source = join(tmp, "letter.pdf");
+  writeFileSync(source, await textPdf(["Quarterly letter to the members", "Sales grew in every region this quarter."]));
+  run("pdftoppm", ["-r", "200", "-png", "-singlefile", source, join(tmp, "scan")]);
+  const scan = await PDFDocument.create();
+  const picture = await scan.embedPng(readFileSync(join(tmp, "scan.png")));
+  scan.addPage([595, 842]).drawImage(picture, { x: 0, y: 0, width: 595, height: 842 });
+  const fd = new FormData();
+  fd.append("file", new File([await scan.save()], "scan.pdf"));
+  const res = await fetch(`${srv.base}/api/v1/pdf/to-markdown`, { method: "POST", body: fd, headers: { "X-API-Key": srv.apiKey } });
+  const body = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(body));
+  assert.equal(body.engine, "ocr");
+  assert.match(body.markdown, /Quarterly letter to the members/);
+  assert.match(body.markdown, /Sales grew in every region this quarter\./);
+  const runtime = await (await fetch(`${srv.base}/admin/v1/runtime`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).json();
+  assert.ok(runtime.workers.ocr.wasm_heaps.ocr > 0, JSON.stringify(runtime.workers));
+  assert.equal(runtime.wasm_heaps.ocr, undefined);
+});
 
 test("HTML to PDF: pdfinfo sees Letter landscape pages, pdftotext the text and the page-number footer", async (t) => {
   if (!requireChromium(t) || !requireTool(t, "pdfinfo") || !requireTool(t, "pdftotext")) return;

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CHROMIUM_NOTICE, CHROMIUM_REQUIRED, prepareChrome } from "../../scripts/chrome-shim.mjs";
 import { CORPUS_AVAILABLE, CORPUS_NOTICE, CORPUS_REQUIRED, CORPUS_ROOT } from "../support/corpus-location.mjs";
+import { WORKER_CONFIGS } from "../../scripts/dev-args.mjs";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 // wrangler needs Node 22: run its entry with this process's Node (the pinned
@@ -55,7 +56,18 @@ export async function startServer(opts = {}) {
 
   const port = await freePort();
   const vars = { ADMIN_TOKEN, JWT_SECRET, ...(opts.vars ?? {}) };
-  const args = [WRANGLER_JS, "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state, "--show-interactive-dev-session=false"];
+  const args = [
+    WRANGLER_JS,
+    "dev",
+    ...WORKER_CONFIGS,
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--persist-to",
+    state,
+    "--show-interactive-dev-session=false",
+  ];
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   const child = spawn(process.execPath, args, { cwd: ROOT, env: quietEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";

@@ -30,6 +30,7 @@ export declare function bytesToLatin1(bytes: Uint8Array): string;
 export declare function latin1ToBytes(text: string): Uint8Array;
 export declare function encryptedPdf(source?: Uint8Array, passwords?: { user?: string; owner?: string }): Promise<Uint8Array>;
 export declare function scannedPdf(pages: number, dpi?: number): Promise<Uint8Array>;
+export declare function scanOf(source: Uint8Array, opts?: { dpi?: number; turn?: number; skew?: number; junk?: string[] }): Promise<Uint8Array>;
 export declare function makeImage(format: "png" | "jpeg", w: number, h: number, rgbColor: [number, number, number], hole?: boolean): Promise<Uint8Array>;
 export declare function richPdf(): Promise<{ bytes: Uint8Array; cells: string[][]; picture: [number, number] }>;
 

@@ -424,3 +424,53 @@ export async function concatPdfs(/** @type {Uint8Array[]} */ ...parts) {
   }
   return out.save();
 }
+
+/**
+ * Every page of `source` as a scan: rendered gray with the test MuPDF at
+ * `dpi`, turned clockwise by `turn` degrees plus a `skew` (degrees), and
+ * placed as a JPEG on a page the image's size. `junk` lines are laid over
+ * each page as invisible text (render mode 3), as a failed OCR layer would be.
+ */
+export async function scanOf(/** @type {Uint8Array} */ source, /** @type {{ dpi?: number; turn?: number; skew?: number; junk?: string[] }} */ opts = {}) {
+  const { dpi = 200, turn = 0, skew = 0, junk = [] } = opts;
+  const { withMupdf } = await testMupdf();
+  const scans = await withMupdf((mupdf) => {
+    const doc = mupdf.Document.openDocument(source, "application/pdf");
+    const out = [];
+    try {
+      for (let i = 0; i < doc.countPages(); i++) {
+        const page = doc.loadPage(i);
+        const matrix = mupdf.Matrix.concat(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.Matrix.rotate(turn + skew));
+        const pix = page.toPixmap(matrix, mupdf.ColorSpace.DeviceGray, false, true);
+        try {
+          out.push({ jpeg: pix.asJPEG(90, false).slice(), width: pix.getWidth(), height: pix.getHeight() });
+        } finally {
+          pix.destroy();
+          page.destroy();
+        }
+      }
+    } finally {
+      doc.destroy();
+    }
+    return out;
+  });
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const scan of scans) {
+    const [w, h] = [(scan.width * 72) / dpi, (scan.height * 72) / dpi];
+    const page = doc.addPage([w, h]);
+    page.drawImage(await doc.embedJpg(scan.jpeg), { x: 0, y: 0, width: w, height: h });
+    const key = page.node.newFontDictionary(font.name, font.ref);
+    junk.forEach((line, k) =>
+      page.pushOperators(
+        beginText(),
+        setFontAndSize(key, 11),
+        setTextRenderingMode(TextRenderingMode.Invisible),
+        moveText(40, h - 60 - k * 16),
+        showText(font.encodeText(line)),
+        endText(),
+      ),
+    );
+  }
+  return doc.save();
+}

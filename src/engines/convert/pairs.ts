@@ -5,7 +5,7 @@ import { pdfPageTexts, renderPages } from "../mupdf/page-images";
 import { zipFiles } from "../zip";
 import { docxReferenceText, docxToHtml, docxToMarkdown, docxToText } from "./docx-html";
 import type { SourceFormat, TargetFormat } from "./formats";
-import { pdfToDocx } from "./pdf-docx";
+import { OCR_DOCX_ENGINE, pdfToDocx } from "./pdf-docx";
 import { VISION_ENGINE } from "./vision";
 import { htmlText, markdownHtml, markdownToPdf, textToPdf, uploadText } from "./text-pdf";
 import { textSimilarity } from "./text-similarity";
@@ -31,6 +31,8 @@ export interface Converted {
   /** In [0, 1]; what it measures is the pair's `quality`. */
   score: number;
   notes: string[];
+  /** What really ran when it is not the pair's `engine` (PDF to DOCX of a scan: `ocr-docx`). */
+  engine?: string;
 }
 
 export interface Pair {
@@ -96,10 +98,11 @@ export const PAIRS: readonly Pair[] = [
     target: "docx",
     engine: "mupdf-docx",
     how: "MuPDF structured text laid out as Word paragraphs, runs, ruled tables and pictures, a section per page (docx package)",
-    quality: `${TEXT_KEPT} (PDF text by MuPDF, DOCX text by our DOCX reader), times the share of pages that are not scans`,
+    quality: `${TEXT_KEPT} (PDF text by MuPDF, DOCX text by our DOCX reader), times the share of pages that are not scans (a scan read by OCR counts as its mean OCR word confidence; engine_used is then \`ocr-docx\`)`,
     async convert({ bytes, stem }) {
       const out = await pdfToDocx(bytes);
-      return { data: out.docx, filename: `${stem}.docx`, contentType: DOCX, score: out.similarity, notes: out.notes };
+      const engine = out.ocrPages ? OCR_DOCX_ENGINE : undefined;
+      return { data: out.docx, filename: `${stem}.docx`, contentType: DOCX, score: out.similarity, notes: out.notes, engine };
     },
   },
   pdfToRaster("png"),
@@ -203,9 +206,9 @@ export function findPair(source: SourceFormat, target: TargetFormat): Pair | und
   return PAIRS.find((p) => p.source === source && p.target === target);
 }
 
-/** Every engine name `engine_used` can answer, the vision seam's included. */
+/** Every engine name `engine_used` can answer, the OCR and vision roads' included. */
 export function engineNames(): string[] {
-  return [...new Set([...PAIRS.map((p) => p.engine), VISION_ENGINE])];
+  return [...new Set([...PAIRS.map((p) => p.engine), OCR_DOCX_ENGINE, VISION_ENGINE])];
 }
 
 /** The table for OpenAPI's target_format: each pair with its engine, what runs and what quality_score measures. */

@@ -5,6 +5,7 @@ import { extractPage } from "./extract";
 import { dropFurniture } from "./furniture";
 import { assignHeadingLevels } from "./headings";
 import { latticeTables } from "./lattice";
+import { type OcrText, ocrRawPage } from "./ocr-lines";
 import { readingOrder } from "./order";
 import { streamTables } from "./stream";
 import type { Block, PageModel, RawPage, Rect, ScannedPage, Table, TextLine } from "./types";
@@ -19,6 +20,25 @@ export function readPages(doc: PDFDocument, mupdf: Mupdf): ScannedPage[] {
   const count = doc.countPages();
   for (let i = 0; i < count; i++) {
     pages.push(readPage(doc, mupdf, i));
+  }
+  return pages;
+}
+
+/** Reads a scanned page's text with OCR (src/engines/ocr/page.ts). */
+export type PageOcr = (doc: PDFDocument, mupdf: Mupdf, index: number) => Promise<OcrText>;
+
+/**
+ * As readPages, but a page that needs OCR (a scan) is read by `ocr`: its
+ * lines and tables come from the recognised words, its picture is left out
+ * (the text is what it showed). It stays marked needsOcr.
+ */
+export async function readPagesWithOcr(doc: PDFDocument, mupdf: Mupdf, ocr: PageOcr): Promise<ScannedPage[]> {
+  const pages: ScannedPage[] = [];
+  const count = doc.countPages();
+  for (let i = 0; i < count; i++) {
+    const page = readPage(doc, mupdf, i);
+    pages.push(page.needsOcr ? scanned(ocrRawPage(i, await ocr(doc, mupdf, i))) : page);
+    mupdf.emptyStore();
   }
   return pages;
 }

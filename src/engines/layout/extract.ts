@@ -1,6 +1,7 @@
 import type { Mupdf } from "../mupdf/loader";
 import { fixLamAlef, isRtlText } from "./bidi";
 import { type Glyph, union } from "./geometry";
+import { coversPage, isJunkText } from "./junk-text";
 import { joinBaselines, splitSegments, toLine } from "./lines";
 import { dominant, type Orientation, orientationOf, rotate } from "./orientation";
 import type { RawPage, Rect, Style } from "./types";
@@ -53,7 +54,10 @@ export function extractPage(page: Page, index: number): RawPage {
   const [w, h] = [px1 - px0, py1 - py0];
   const upright = (b: Rect) => rotate(b, turn, w, h);
   const glyphs = raw[turn].map((l) => l.map((g) => ({ ...g, box: upright(g.box) })));
-  const lines = joinBaselines(glyphs.flatMap(splitSegments).map(toLine));
+  const read = joinBaselines(glyphs.flatMap(splitSegments).map(toLine));
+  // A scan under a junk text layer is a scan: the junk is dropped and the page goes to OCR.
+  const junk = coversPage(images, w, h) && isJunkText(read);
+  const lines = junk ? [] : read;
   const hasText = lines.some((l) => l.words.length > 0);
   const [width, height] = turn === "up" ? [w, h] : [h, w];
   return { index, width, height, lines, rules: rules.map(upright), images: images.map(upright), needsOcr: !hasText && images.length > 0 };

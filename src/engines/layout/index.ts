@@ -1,21 +1,21 @@
 import { withPdf } from "../mupdf/document";
-import { layoutDocument, readPages } from "./document";
+import { layoutDocument, type PageOcr, readPages, readPagesWithOcr } from "./document";
 import { countHeadings, countWords, renderMarkdown } from "./markdown";
 
 export interface MarkdownResult {
   markdown: string;
   pages: number;
-  /** 0-based pages with images but no text layer: OCR's work. */
+  /** 0-based pages with images but no text layer (scans): OCR's work, read by it when `ocr` was given. */
   pagesWithoutText: number[];
   tables: number;
   wordCount: number;
   headings: number;
 }
 
-/** PDF bytes to Markdown by the layout engine (no OCR, no AI). */
-export function markdownOfPdf(bytes: Uint8Array): Promise<MarkdownResult> {
-  return withPdf(bytes, (doc, mupdf) => {
-    const models = layoutDocument(readPages(doc, mupdf));
+/** PDF bytes to Markdown by the layout engine; scanned pages are read by `ocr` when given, else left out. */
+export function markdownOfPdf(bytes: Uint8Array, ocr?: PageOcr): Promise<MarkdownResult> {
+  return withPdf(bytes, async (doc, mupdf) => {
+    const models = layoutDocument(ocr ? await readPagesWithOcr(doc, mupdf, ocr) : readPages(doc, mupdf));
     const markdown = renderMarkdown(models);
     return {
       markdown,

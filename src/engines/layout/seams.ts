@@ -1,4 +1,6 @@
 import type { Env } from "../../env";
+import { cleanMarkdown } from "../ai/cleanup";
+import { visionMarkdownOfPdf } from "../ai/vision-markdown";
 
 // Where the OCR/AI issue plugs in (decisions.md, "AI and OCR"): production
 // uses the Workers AI binding `AI`, local runs and tests an OpenAI-compatible
@@ -14,10 +16,9 @@ export function visionModelConfigured(env: Env): boolean {
 }
 
 /** LLM polish of deterministic Markdown; answers the new Markdown or throws. */
-export const llmCleanup: ((env: Env, markdown: string) => Promise<string>) | null = null;
+export const llmCleanup: ((env: Env, markdown: string) => Promise<string>) | null = cleanMarkdown;
 
 /** Vision model reading of a PDF; answers Markdown, or "" when it found nothing. */
-export const visionMarkdown: ((env: Env, pdf: Uint8Array) => Promise<string>) | null = null;
+export const visionMarkdown: ((env: Env, pdf: Uint8Array) => Promise<string>) | null = visionMarkdownOfPdf;
 
-/** OCR of the pages that have no text layer (0-based), as Markdown per page. */
-export const ocrPages: ((env: Env, pdf: Uint8Array, pages: number[]) => Promise<Map<number, string>>) | null = null;
+// OCR needs no seam: it runs inside the Worker (src/engines/ocr, docs/tools/ocr.md).

@@ -1,5 +1,6 @@
 import { withPdf } from "../mupdf/document";
-import { readPages } from "./document";
+import { ocrPage } from "../ocr/page";
+import { type PageOcr, readPagesWithOcr } from "./document";
 import { dropFurniture } from "./furniture";
 import { sheetsOf } from "./sheets";
 import { writeXlsx } from "./xlsx";
@@ -11,10 +12,10 @@ export interface WorkbookResult {
   sheets: number;
 }
 
-/** PDF tables to an .xlsx workbook (lattice, then stream, page by page). */
-export function pdfToWorkbook(bytes: Uint8Array): Promise<WorkbookResult> {
-  return withPdf(bytes, (doc, mupdf) => {
-    const pages = dropFurniture(readPages(doc, mupdf));
+/** PDF tables to an .xlsx workbook (lattice, then stream, page by page; scanned pages through OCR word boxes). */
+export function pdfToWorkbook(bytes: Uint8Array, ocr: PageOcr = ocrPage): Promise<WorkbookResult> {
+  return withPdf(bytes, async (doc, mupdf) => {
+    const pages = dropFurniture(await readPagesWithOcr(doc, mupdf, ocr));
     const { sheets, tablesFound } = sheetsOf(pages.map((page) => ({ page, tables: page.tables })));
     return { xlsx: writeXlsx(sheets), pages: pages.length, tablesFound, sheets: sheets.length };
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { corpusFile, corpusText, itWithCorpus } from "../../support/corpus";
 import { mupdfTexts } from "../../support/mupdf";
-import { richPdf, scannedPdf } from "../../support/pdf.mjs";
+import { layoutPdf, richPdf, scanOf } from "../../support/pdf.mjs";
 import { pageTexts } from "../../support/pdf-text";
 import { parseCsv } from "../../support/csv";
 import { converted, documentXml, docxRuns, docxText, keptIn, similarity, styledWords, tableCells } from "./support";
@@ -51,8 +51,9 @@ describe("Convert document: PDF → DOCX (mupdf-docx)", () => {
     expect(body.quality_score).toBeGreaterThanOrEqual(0.95);
   });
 
-  it("a scanned page keeps its picture, and quality_score says its text is not in the DOCX", async () => {
-    const { body, out } = await converted(await scannedPdf(1, 100), "scan.pdf", "docx", "mupdf-docx");
+  it("a scan without readable text keeps its picture, and quality_score says no text is in the DOCX (scans with text: ocr.test.ts)", async () => {
+    const blank = await scanOf(await layoutPdf([[{ image: [100, 100, 300, 200] }]]), { dpi: 100 });
+    const { body, out } = await converted(blank, "scan.pdf", "docx", "mupdf-docx");
     expect(body.quality_score).toBe(0);
     expect(documentXml(out)).toMatch(/<wp:inline/);
   });

@@ -75,10 +75,12 @@ describe("PDF to Markdown: images and scanned pages", () => {
     expect(body.word_count).toBe(14);
   });
 
-  it("keeps the text pages of a document with a scanned page and lists the scan in pages_without_text", async () => {
+  it("keeps the text pages of a document with a scanned page, reads the scan by OCR and lists it in pages_without_text", async () => {
     const text = await layoutPdf([[{ text: "The typed first page of the file.", x: 72, y: 100 }]]);
     const body = await toMarkdown(await concatPdfs(text, await scannedPdf(1, 100), text));
-    expect(body).toMatchObject({ engine: "layout", pages: 3, pages_without_text: [2] });
+    expect(body).toMatchObject({ engine: "ocr", pages: 3, pages_without_text: [2] });
     expect(body.markdown.match(/The typed first page of the file\./g)).toHaveLength(2);
+    // scannedPdf's page reads "Scanned report page 1" in 18 pt: larger than the body, so a heading.
+    expect(body.markdown).toMatch(/The typed first page of the file\.\n\n#+ Scanned report page 1\n\nThe typed first page/);
   });
 });

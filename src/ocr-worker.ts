@@ -1,0 +1,34 @@
+import { heapReport, peakReport, samplePeak, wasmTotal } from "./engines/heap";
+import { ocrInstanceStats } from "./engines/ocr/engine";
+import { recognizeGray } from "./engines/ocr/recognize";
+import { OCR_PROTOCOL, readGrayRequest } from "./engines/ocr/protocol";
+
+// The OCR Worker (workers/ocr/wrangler.toml): Tesseract and its English model
+// in an isolate of their own, reached only through the main Worker's OCR
+// service binding (src/engines/ocr/remote.ts). A Worker of its own because
+// its 3.5 MB (gzip) would take the main Worker past the 10 MB bundle limit,
+// and because recognition then has an isolate's 128 MB to itself instead of
+// sharing the main isolate's budget with MuPDF and the image codecs.
+
+export default {
+  async fetch(request: Request): Promise<Response> {
+    const path = new URL(request.url).pathname;
+    if (request.method === "POST" && path === OCR_PROTOCOL.recognize) {
+      const gray = await readGrayRequest(request);
+      if (!gray) return Response.json({ error: "expected an 8-bit grey image with x-width and x-height" }, { status: 400 });
+      const result = await recognizeGray(gray);
+      samplePeak();
+      return Response.json(result);
+    }
+    if (request.method === "GET" && path === OCR_PROTOCOL.runtime) {
+      return Response.json({
+        wasm_heaps: heapReport(),
+        wasm_total: wasmTotal(),
+        wasm_peak: samplePeak(),
+        wasm_peak_heaps: peakReport(),
+        ocr: ocrInstanceStats(),
+      });
+    }
+    return Response.json({ error: "not found" }, { status: 404 });
+  },
+} satisfies ExportedHandler;
