@@ -1,9 +1,6 @@
 import type { AuthenticatedPrincipal, KeyPermission, Principal } from "../auth/principal";
 import { roleHas } from "../auth/principal";
 import { ApiError } from "../errors";
-import { parseWith, readBody } from "../tools/validate";
-import type { z } from "zod";
-import type { AppContext } from "./context";
 
 /** Dashboard endpoints (keys, team, webhooks): a JWT, never an API key. */
 export function requireUser(p: Principal): Extract<Principal, { kind: "user" }> {
@@ -25,8 +22,4 @@ export function requireCaller(p: Principal, keyPermission: KeyPermission): Authe
     throw new ApiError("permission_denied", `This key lacks the '${keyPermission}' permission.`);
   }
   return p;
-}
-
-export async function jsonBody<S extends z.ZodType>(c: AppContext, schema: S): Promise<z.output<S>> {
-  return parseWith(schema, await readBody(c.req.raw, "json"));
 }

@@ -4,7 +4,7 @@ import { chunkMarkdown } from "../../../src/engines/ai/chunks";
 import { accountWithKey, balanceOf } from "../../support/accounts";
 import { postFormWith, promptOf, script, stubEnv, stubModels, stubRequests } from "../../support/ai";
 import { file, withKey } from "../../support/http";
-import { layoutPdf, type LayoutItem } from "../../support/pdf.mjs";
+import { layoutPdf, type LayoutItem, scanOf } from "../../support/pdf.mjs";
 import { type MarkdownBody, PATH, toMarkdown } from "./client";
 
 // llm_cleanup (api.md: best effort, 100 credits): the layout engine's
@@ -47,6 +47,20 @@ describe("PDF to Markdown: LLM cleanup", () => {
     const [sent] = await stubRequests(models.text);
     expect(promptOf(sent)).toContain(plain.trim());
     expect(promptOf(sent)).toMatch(/do not summarise/i);
+  });
+
+  it("a scan is read by OCR first, then polished: engine ocr+llm, the prompt carries the OCR'd Markdown", async () => {
+    const scan = await scanOf(await doc(), { dpi: 200 });
+    const ocrd = (await toMarkdown(scan)).markdown;
+    expect(ocrd).toContain("Revenue grew in every region this quarter");
+    const models = stubModels();
+    await script(models.text, [{ content: ocrd.replace("Outlook", "**Outlook**") }]);
+    const { body } = await cleanup(scan, models);
+    expect(body.engine).toBe("ocr+llm");
+    expect(body.markdown).toContain("**Outlook**");
+    expect(body.credits_charged).toBe(100);
+    const [sent] = await stubRequests(models.text);
+    expect(promptOf(sent)).toContain("Revenue grew in every region this quarter");
   });
 
   it("a starter plan may use it (paid plan)", async () => {
