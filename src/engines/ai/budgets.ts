@@ -20,6 +20,8 @@ export const AI_BUDGETS = {
   cleanupMaxTokens: 2_500,
   /** Document text sent to AI extract at most (about 6,000 tokens); the rest is cut, the prompt says so. */
   extractTextChars: 24_000,
+  /** Scanned pages OCR reads for AI extract's text path (a PDF without a text layer): the first ones, where invoices, receipts and résumés keep their fields. */
+  extractOcrPages: 5,
   extractMaxTokens: 2_000,
   /** Pages a vision call looks at: api.md's window for AI extract, and per call for Markdown, Excel and DOCX. */
   visionPagesPerCall: 3,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
 import { postFormWith, promptOf, script, stubEnv, stubModels, stubRequests } from "../../support/ai";
 import { file, problem, withKey } from "../../support/http";
-import { layoutPdf, scannedPdf } from "../../support/pdf.mjs";
+import { layoutPdf, scanOf } from "../../support/pdf.mjs";
 
 // AI extract, text path (engine=auto): the PDF's text to the text model, the
 // answer parsed, completed with nulls and validated against the preset or
@@ -121,9 +121,22 @@ describe("AI extract, text path", () => {
     expect((body.data._unparsed as string).length).toBeLessThanOrEqual(64_000);
   });
 
-  it("a PDF without a text layer is 422 no_extractable_text on the text path, refunded", async () => {
+  it("a scanned invoice (no text layer) is read by OCR, and its text goes to the text model", async () => {
     const models = stubModels();
-    const { res, acct } = await extract({ file: file(await scannedPdf(1, 72), "scan.pdf") }, models);
+    await script(models.text, [{ content: JSON.stringify({ invoice_number: "INV-2024-0042", total: 1250, currency: "EUR" }) }]);
+    const { res } = await extract({ file: file(await scanOf(await invoicePdf(), { dpi: 200 }), "scan.pdf"), preset: "invoice" }, models);
+    const body = (await res.json()) as Body;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ engine: "auto", parsed_ok: true, credits_charged: 100, data: { invoice_number: "INV-2024-0042" } });
+    const prompt = promptOf((await stubRequests(models.text))[0]);
+    expect(prompt).toContain("INV-2024-0042");
+    expect(prompt).toContain("Acme Tools Ltd");
+  });
+
+  it("a scan with no readable text (and no text layer) is 422 no_extractable_text on the text path, refunded", async () => {
+    const models = stubModels();
+    const blank = await scanOf(await layoutPdf([[{ image: [100, 100, 300, 200] }]]), { dpi: 100 });
+    const { res, acct } = await extract({ file: file(blank, "scan.pdf") }, models);
     const p = await problem(res);
     expect(res.status).toBe(422);
     expect(p.code).toBe("no_extractable_text");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
 import { imagesOf, postFormWith, promptOf, script, stubEnv, stubModels, stubRequests } from "../../support/ai";
 import { file, problem, withKey } from "../../support/http";
-import { encryptedPdf, layoutPdf, scannedPdf } from "../../support/pdf.mjs";
+import { encryptedPdf, layoutPdf, scanOf } from "../../support/pdf.mjs";
 
 // AI extract with engine=vision: the first 3 pages or fewer as images to the
 // vision model (api.md, Limits); found nothing → the text path, still 200
@@ -66,10 +66,11 @@ describe("AI extract, vision path", () => {
     expect(await balanceOf(acct.token)).toBe(800);
   });
 
-  it("found nothing on a scan with no text layer: the vision answer (nulls) stands, engine vision", async () => {
+  it("found nothing on a scan with no readable text: the vision answer (nulls) stands, engine vision", async () => {
     const models = stubModels();
     await script(models.vision, [{ content: "{}" }]);
-    const { res } = await run(await scannedPdf(1, 72), models, { preset: "receipt" });
+    const blank = await scanOf(await layoutPdf([[{ image: [100, 100, 300, 200] }]]), { dpi: 100 });
+    const { res } = await run(blank, models, { preset: "receipt" });
     const body = (await res.json()) as Body;
     expect(res.status).toBe(200);
     expect(body).toMatchObject({ engine: "vision", parsed_ok: true, data: { total: null, merchant: null, items: null } });

@@ -1,5 +1,8 @@
 import type { Env } from "../../../env";
+import { markdownOfPdf } from "../../layout";
+import type { PageOcr } from "../../layout/document";
 import { pdfPageTexts } from "../../mupdf/page-images";
+import { ocrPage } from "../../ocr/page";
 import { jsonAnswer } from "../answers";
 import { AI_BUDGETS } from "../budgets";
 import { renderForVision } from "../page-images";
@@ -62,13 +65,36 @@ export async function extractData(env: Env, input: ExtractInput): Promise<Extrac
 /** The vision fallback runs on the text model when there is one, else on the vision model (it reads text too). */
 const textKind = (env: Env): ModelKind => (modelConfigured(env, "text") ? "text" : "vision");
 
+/** OCR of the first AI_BUDGETS.extractOcrPages scanned pages; later pages are left out (their words would pass the text budget anyway). */
+const firstPagesOcr: PageOcr = async (doc, mupdf, index) => {
+  if (index < AI_BUDGETS.extractOcrPages) return ocrPage(doc, mupdf, index);
+  const page = doc.loadPage(index);
+  try {
+    const [x0, y0, x1, y1] = page.getBounds();
+    return { width: Math.abs(x1 - x0), height: Math.abs(y1 - y0), words: [] };
+  } finally {
+    page.destroy();
+  }
+};
+
+/** A scan's text as the layout engine reads it through OCR (docs/tools/ocr.md), Markdown included. */
+async function scannedText(bytes: Uint8Array): Promise<string> {
+  return (await markdownOfPdf(bytes, firstPagesOcr)).markdown.trim();
+}
+
 async function documentText(bytes: Uint8Array): Promise<string> {
   const { text, pages } = await pdfPageTexts(bytes);
-  const clean = text
+  const layer = text
     .replace(/\f/g, "\n\n")
     .replace(/[ \t]+/g, " ")
     .trim();
-  if (!clean) throw new NoExtractableText("The PDF has no text layer to read (a scan?); use engine=vision.");
+  // No text layer: a scan, read by OCR as PDF to Markdown reads it.
+  const clean = layer || (await scannedText(bytes));
+  if (!clean) {
+    throw new NoExtractableText(
+      `The PDF has no text layer, and OCR found no readable text on its first ${AI_BUDGETS.extractOcrPages} page(s); try engine=vision. Nothing was charged.`,
+    );
+  }
   const cut = clean.length > AI_BUDGETS.extractTextChars;
   const head = `Document text (${pages} page(s)${cut ? `, cut after ${AI_BUDGETS.extractTextChars} characters` : ""}):`;
   return `${head}\n\n${cut ? clean.slice(0, AI_BUDGETS.extractTextChars) : clean}`;
