@@ -54,7 +54,6 @@ export const ERROR_CODES = {
   rate_limited: [429, "Too many requests"],
   internal_error: [500, "Internal error"],
   engine_failed: [500, "Processing failed"],
-  not_implemented: [501, "Not implemented yet"],
   service_unavailable: [503, "Service unavailable"],
   memory_busy: [503, "Server busy"],
   llm_not_configured: [503, "AI text model not configured"],

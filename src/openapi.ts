@@ -28,7 +28,6 @@ const NOT_TOOL_CODES = new Set<ErrorCode>([
   "delivery_not_redeliverable",
   "gone",
   "unsafe_webhook_url",
-  "not_implemented",
 ]);
 const TOOL_PROBLEMS = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => !NOT_TOOL_CODES.has(code));
 
@@ -38,7 +37,7 @@ function toolOperation(tool: ToolDef) {
   return {
     operationId: tool.id,
     summary: tool.name,
-    description: `${tool.summary}\n\nOperations: ${costs}.${tool.handler ? "" : "\n\nNot built yet: answers 501 and charges nothing."}`,
+    description: `${tool.summary}\n\nOperations: ${costs}.`,
     tags: ["tools"],
     "x-operations": tool.operations,
     security: [{}, { apiKey: [] }, { bearer: [] }],
@@ -50,7 +49,7 @@ function toolOperation(tool: ToolDef) {
         headers: { "X-Credits-Charged": { schema: { type: "integer" } }, "X-Request-Id": { schema: { type: "string" } } },
         content: { "application/json": { schema: jsonSchema(tool.response, "output") } },
       },
-      ...problemResponses(tool.handler ? TOOL_PROBLEMS : [...TOOL_PROBLEMS, "not_implemented"]),
+      ...problemResponses(TOOL_PROBLEMS),
     },
   };
 }

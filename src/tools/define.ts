@@ -60,8 +60,7 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   response: z.ZodObject;
   /** Bytes a call reserves of the isolate's memory budget before it runs; by default from its upload sizes (memory-estimate.ts). */
   memory?: (input: z.output<S>) => number;
-  /** Absent until the tool is built: the route answers 501 and charges nothing. */
-  handler?: (ctx: ToolContext, input: z.output<S>) => Promise<ToolResult>;
+  handler: (ctx: ToolContext, input: z.output<S>) => Promise<ToolResult>;
 }
 
 export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef<S> {

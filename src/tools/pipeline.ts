@@ -48,7 +48,6 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
   checkAccess(tool, tool.operations[0], principal, c.req.raw);
   checkKeyForTool(tool, principal);
   await enforceRateLimit(env, principal);
-  if (!tool.handler) throw new ApiError("not_implemented", `${tool.name} is declared but not built yet; nothing was charged.`);
 
   const input = parseWith(tool.request, await readBody(c.req.raw, tool.body));
   const operation = selectOperation(tool, input);
@@ -94,7 +93,7 @@ async function runAdmitted(c: AppContext, tool: ToolDef, principal: Principal, o
   try {
     await emitJob(c, principal, "job.queued", jobData);
     await emitJob(c, principal, "job.processing", jobData);
-    const result = await withMupdfCall(() => tool.handler!(ctx, input));
+    const result = await withMupdfCall(() => tool.handler(ctx, input));
     const body = hasCreditsField(tool) ? { ...result.body, credits_charged: credits } : result.body;
     await recordJobEnd(c, principal, requestId, { status: "completed", outputUrls: stored.map((s) => s.url) });
     await emitJob(c, principal, "job.completed", { ...jobData, output_url: stored.length === 1 ? stored[0].url : null });

@@ -7,7 +7,6 @@ import { call, problem, withKey } from "../support/http";
 // tool gets these checks without writing them again.
 
 const built = TOOLS.filter((t) => t.handler);
-const unbuilt = TOOLS.filter((t) => !t.handler);
 const anonymousAllowed = (t: (typeof TOOLS)[number]) => t.operations[0].access === "free-try";
 
 function emptyBody(tool: (typeof TOOLS)[number]): RequestInit {
@@ -31,7 +30,7 @@ describe.each(TOOLS.map((t) => [t.id, t] as const))("contract: %s", (_id, tool) 
       expect(res.status).toBe(401);
       const fromBrowser = await call(tool.path, { ...emptyBody(tool), headers: { Origin: "https://app.example" } });
       expect(fromBrowser.status).not.toBe(401);
-      expect(fromBrowser.status).toBe(tool.handler ? 400 : 501);
+      expect(fromBrowser.status).toBe(400);
     } else if (anonymousAllowed(tool)) {
       expect(res.status).not.toBe(401);
     } else {
@@ -80,18 +79,6 @@ describe.each(built.map((t) => [t.id, t] as const))("contract (built): %s", (_id
     const res = await call(tool.path, { method: "POST", body: "hello", headers: { "Content-Type": "text/plain", ...withKey(key.api_key) } });
     expect(res.status).toBe(415);
     expect((await problem(res)).code).toBe("unsupported_media_type");
-  });
-});
-
-describe.each(unbuilt.map((t) => [t.id, t] as const))("contract (not built yet): %s", (_id, tool) => {
-  it("answers 501 problem+json and charges nothing", async () => {
-    const acc = await createAccount({ credits: 1000, plan: "enterprise" });
-    const key = await createKey(acc.token);
-    const res = await call(tool.path, { ...emptyBody(tool), headers: { ...emptyBody(tool).headers, ...withKey(key.api_key) } });
-    expect(res.status).toBe(501);
-    expect((await problem(res)).code).toBe("not_implemented");
-    expect(res.headers.get("X-Credits-Charged")).toBe("0");
-    expect(await balanceOf(acc.token)).toBe(1000);
   });
 });
 

@@ -5,7 +5,7 @@ import { lazy, type Lazy } from "./once";
 // jSquash's Emscripten codecs, instantiated from a precompiled module (Workers
 // forbid compiling WASM from bytes) with two additions: the heap is reported
 // to the runtime probe, and libjpeg/libwebp/libavif messages are captured so a
-// failure can say why ("arithmetic coding is not implemented").
+// failure can say why, in the codec's own words.
 
 interface EmscriptenOptions {
   noInitialRun: boolean;
