@@ -42,7 +42,7 @@ export async function run(ctx) {
       tool: "pdf to markdown",
       case: name,
       ms: t.median_ms,
-      note: `${((res.json.pages * 1000) / t.median_ms).toFixed(1)} pages/s; recall ${q.recall.toFixed(3)}, order ${q.order.toFixed(2)}, tables ${q.tables.found}/${q.tables.total}, headings ${q.headings.found}/${q.headings.total}`,
+      note: `${((res.json.pages * 1000) / t.median_ms).toFixed(1)} pages/s; recall ${q.recall.toFixed(3)}, order ${q.order.toFixed(2)}, tables ${q.tables.found}/${q.tables.total}${q.tables.asCode ? ` (+${q.tables.asCode} as code)` : ""}, headings ${q.headings.found}/${q.headings.total}, level jumps ${q.jumps}`,
       peer: peer ? "pdftotext -layout" : undefined,
       peer_ms: peer?.median_ms,
     });

@@ -8,6 +8,7 @@ import { latticeTables } from "./lattice";
 import { type OcrText, ocrRawPage } from "./ocr-lines";
 import { readingOrder } from "./order";
 import { streamTables } from "./stream";
+import { tocTables } from "./toc";
 import type { Block, PageModel, RawPage, Rect, ScannedPage, Table, TextLine } from "./types";
 
 /**
@@ -76,17 +77,41 @@ export function scanned(page: RawPage): ScannedPage {
 export function layoutDocument(raw: ScannedPage[]): PageModel[] {
   const pages = dropFurniture(raw);
   const body = bodySize(pages);
-  return assignHeadingLevels(pages.map((p) => layoutPage(p, body)));
+  return assignHeadingLevels(pages.map((p) => layoutPage(p, pageBodySize(p, body))));
+}
+
+/**
+ * A page set in smaller type than the document's body (a solution brief
+ * inside a manual) ranks its headings against its own text, or its section
+ * titles would read as body text. A page that also holds body-size text (a
+ * reference list under a paragraph) keeps the document's body size.
+ */
+function pageBodySize(page: RawPage, body: number): number {
+  const own = bodySize([page]);
+  const chars = (size?: number) =>
+    page.lines.reduce((n, l) => n + (size === undefined || l.size === size ? l.spans.reduce((k, s) => k + s.text.length, 0) : 0), 0);
+  const all = chars();
+  return own < body && chars(own) >= 300 && chars(own) >= 0.6 * all && chars(body) < 0.1 * all ? own : body;
 }
 
 export function layoutPage(page: ScannedPage, bodySize: number): PageModel {
   const { tables } = page;
+  const images = page.images.filter((img) => !tables.some((t) => inside(img, t.box))).map((box, index): Item => ({ kind: "image", box, index }));
+  // A picture with text set over it (a cover's background) would bridge
+  // every gutter and interleave the columns on it: it takes no part in the
+  // ordering and goes before the first item it holds.
+  const behind = images.filter((img) => page.lines.filter((l) => inside(l.box, img.box)).length >= 3);
   const items: Item[] = [
     ...page.lines.map((line): Item => ({ kind: "line", box: line.box, line })),
     ...tables.map((table): Item => ({ kind: "table", box: table.box, table })),
-    ...page.images.filter((img) => !tables.some((t) => inside(img, t.box))).map((box, index): Item => ({ kind: "image", box, index })),
+    ...images.filter((img) => !behind.includes(img)),
   ];
-  return { index: page.index, blocks: footnotesLast(assemble(readingOrder(items), bodySize), page, bodySize), needsOcr: page.needsOcr };
+  const ordered = readingOrder(items);
+  for (const img of behind) {
+    const at = ordered.findIndex((it) => inside(it.box, img.box));
+    ordered.splice(at < 0 ? ordered.length : at, 0, img);
+  }
+  return { index: page.index, blocks: footnotesLast(assemble(ordered, bodySize), page, bodySize), needsOcr: page.needsOcr };
 }
 
 const FOOTNOTE_MARK = /^\s*(\d{1,3}[).]?|[*†‡§¹²³⁴⁵⁶⁷⁸⁹])\s*\S/u;
@@ -105,14 +130,22 @@ function footnotesLast(blocks: Block[], page: RawPage, bodySize: number): Block[
   return [...blocks.filter((b) => !isNote(b)), ...blocks.filter(isNote)];
 }
 
-/** Lattice first; stream only among the lines no ruled table took. */
+/** Lattice first; then tables of contents and stream only among the lines no ruled table took. */
 export function findTables(page: RawPage): Table[] {
   const lattice = latticeTables(
     page.rules,
     page.lines.flatMap((l) => l.words),
   );
   const rest: TextLine[] = page.lines.filter((l) => !lattice.some((t) => inside(l.box, t.box)));
-  return [...lattice, ...streamTables(rest)];
+  const toc = tocTables(rest);
+  return [
+    ...lattice,
+    ...toc,
+    ...streamTables(
+      rest.filter((l) => !toc.some((t) => inside(l.box, t.box))),
+      page.rules,
+    ),
+  ];
 }
 
 const inside = (a: Rect, b: Rect) => {

@@ -95,6 +95,7 @@ function scanText(page: Page, options: string, links: Link[], pageArea: number):
         line.push({ c, box, size, style, link: linkAt(links, box) });
       },
       endLine() {
+        if (line?.length && orientation === "up") proveMonospace(line);
         if (line?.length && orientation) scan.raw[orientation].push(fixLamAlef(unmapped(line)));
         line = null;
       },
@@ -110,6 +111,27 @@ function scanText(page: Page, options: string, links: Link[], pageArea: number):
     st.destroy();
   }
   return scan;
+}
+
+/** Letters a proportional font sets narrower than the others. */
+const NARROW = /[ijlftrI]/;
+
+/**
+ * Code listings set in a fixed-pitch font whose name says nothing of it
+ * (IBM's "BookMasterGothic"): every Latin letter of a line advances the
+ * same width, "i" as much as "S". The proof marks the font's style, which
+ * every line of that font on the page shares (lineStyles caches one object
+ * per font), so a line without a narrow letter ("usage,") follows. Lines of
+ * CJK text (fixed pitch too) prove nothing: their letters are not Latin.
+ */
+function proveMonospace(line: Glyph[]): void {
+  const style = line[0]?.style;
+  if (!style || style.mono || style === REGULAR) return;
+  const ink = line.filter((g) => g.c.trim() !== "");
+  const letters = ink.filter((g) => /[A-Za-z]/.test(g.c));
+  if (letters.length < 6 || letters.length < 0.5 * ink.length || !letters.some((g) => NARROW.test(g.c))) return;
+  const widths = letters.map((g) => g.box[2] - g.box[0]);
+  if (Math.max(...widths) <= 1.03 * Math.min(...widths)) style.mono = true;
 }
 
 const UNMAPPED = "\ufffd";

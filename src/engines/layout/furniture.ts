@@ -24,8 +24,10 @@ const PAGE_NUMBER = /^(page\s*)?#(\s*(of|\/)\s*#)?$|^[-–—\s]*#[-–—\s]*$|
  */
 function inBand(page: RawPage, line: TextLine): boolean {
   const h = line.box[3] - line.box[1];
-  // A line that shares its baseline with others is a table row or a column, not a running title.
-  if (page.lines.some((o) => o !== line && Math.min(o.box[3], line.box[3]) - Math.max(o.box[1], line.box[1]) > 0.5 * h)) return false;
+  // A line that shares its baseline with several others is a table row, not
+  // a running title; a footer often sets a title, a notice and the page
+  // number on one baseline.
+  if (page.lines.filter((o) => o !== line && Math.min(o.box[3], line.box[3]) - Math.max(o.box[1], line.box[1]) > 0.5 * h).length >= 3) return false;
   if (line.box[3] < page.height * BAND)
     return !page.lines.some((o) => o !== line && o.box[1] >= line.box[1] && o.box[1] < line.box[3] + 0.8 * h && overlapsX(o, line));
   if (line.box[1] > page.height * (1 - BAND))

@@ -30,18 +30,40 @@ export function assignHeadingLevels(pages: PageModel[]): PageModel[] {
   const titled = headings.some((h) => numberedDepth(h) === null && sizeKey(h) > Math.max(...bySize.keys()));
   const shift = titled ? 1 : 0;
   const level = bySize.size ? (h: Heading) => Math.min(MAX_LEVEL, numberedLevel(h, bySize, shift)) : rankLevels(headings);
-  return pages.map((p) => ({ ...p, blocks: p.blocks.map((b) => (b.kind === "heading" ? { ...b, level: level(b) } : b)) }));
+  // An outline never skips a level going down ("#" then "###"): a heading
+  // is one level under the nearest heading before it that ranks above it,
+  // so headings of one rank stay at one level.
+  const open: number[] = [];
+  // A section taken out of a longer document ("5.1 Results" with nothing
+  // above it) keeps its depth under an implied title rather than becoming one.
+  const ranks = headings.map(level);
+  if (ranks.length && ranks[0] >= 2 && !ranks.includes(1)) open.push(1);
+  return pages.map((p) => ({
+    ...p,
+    blocks: p.blocks.map((b) => {
+      if (b.kind !== "heading") return b;
+      const rank = level(b);
+      while (open.length && open[open.length - 1] >= rank) open.pop();
+      open.push(rank);
+      return { ...b, level: open.length };
+    }),
+  }));
 }
 
+/**
+ * An unnumbered heading takes the level of the numbered headings nearest
+ * its size ("Contents" set a little smaller than "Chapter 1" is a chapter),
+ * sits above them all when larger, or one under the deepest when smaller.
+ */
 function numberedLevel(h: Heading, bySize: Map<number, number>, shift: number): number {
   const own = numberedDepth(h);
   if (own !== null) return own + shift;
   const sizes = [...bySize.keys()].sort((a, b) => b - a);
   const size = sizeKey(h);
   if (size > sizes[0]) return 1;
-  const atOrBelow = sizes.find((s) => s <= size);
-  if (atOrBelow !== undefined) return (bySize.get(atOrBelow) ?? 1) + shift;
-  return Math.max(...bySize.values()) + 1 + shift;
+  if (size < sizes[sizes.length - 1]) return Math.max(...bySize.values()) + 1 + shift;
+  const nearest = sizes.reduce((a, b) => (Math.abs(Math.log(b / size)) < Math.abs(Math.log(a / size)) ? b : a));
+  return (bySize.get(nearest) ?? 1) + shift;
 }
 
 function rankLevels(headings: Heading[]): (h: Heading) => number {

@@ -118,7 +118,7 @@ function gridTable(rules: Rule[], words: Word[]): Table | null {
 
 const RTL_TEXT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/g;
 
-/** Words of one cell in reading order: by line, then left to right (right to left for Arabic and Hebrew). */
+/** Words of one cell in reading order: by line, then left to right (right to left for Arabic and Hebrew), leaders dropped. */
 export function cellText(words: Word[]): string {
   const all = words.map((w) => w.text).join("");
   const rtl = (all.match(RTL_TEXT)?.length ?? 0) > all.replace(RTL_TEXT, "").replace(/[^\p{L}]/gu, "").length;
@@ -126,5 +126,10 @@ export function cellText(words: Word[]): string {
     const sameLine = Math.abs(a.box[1] - b.box[1]) < 0.5 * (a.box[3] - a.box[1]);
     return sameLine ? (rtl ? b.box[0] - a.box[0] : a.box[0] - b.box[0]) : a.box[1] - b.box[1];
   });
-  return sorted.map((w) => w.text).join(" ");
+  // Dot leaders after a label ("Total . . . . .") are layout, not the label;
+  // a cell of dots alone ("...", not available) is kept.
+  return sorted
+    .map((w) => w.text)
+    .join(" ")
+    .replace(/(?<=[\p{L}\p{N})\]])(?:\s*\.){3,}\s*$/u, "");
 }

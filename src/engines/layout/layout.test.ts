@@ -161,12 +161,16 @@ describe("layout engine: more tables", () => {
     ["Goa . . . . . . .", "4,055,567", "110,000", "4,165,567"],
   ];
 
-  it("keeps dot leaders and group-label rows in one borderless table", async () => {
+  // Leaders are layout: the cells keep the labels ("Assam"), as a spreadsheet wants them.
+  const CELLS = ROWS.map((row) => row.map((t) => t.replace(/( \.)+$/, "")));
+
+  it("reads rows with dot leaders and group-label rows as one borderless table, labels without leaders", async () => {
     const items = ROWS.flatMap((row, r) => row.filter(Boolean).map((text, c) => ({ text, x: 60 + c * 110 + (c ? 30 : 0), y: 100 + r * 14, size: 9 })));
     const pages = await modelOf(await layoutPdf([items]));
     const tables = pages[0].blocks.flatMap((b) => (b.kind === "table" ? [b.table] : []));
     expect(tables).toHaveLength(1);
-    expect(tables[0].rows).toEqual(ROWS);
+    expect(tables[0].rows).toEqual(CELLS);
+    expect(tables[0].rows[1][0]).toBe("Assam");
   });
 
   it("reads a page whose text runs down the page (a table set sideways) turned upright", async () => {
@@ -174,8 +178,97 @@ describe("layout engine: more tables", () => {
     const items = ROWS.flatMap((row, r) => row.filter(Boolean).map((text, c) => ({ text, x: 500 - r * 16, y: 100 + c * 140, size: 9, rotate: -90 })));
     const pages = await modelOf(await layoutPdf([items]));
     const table = pages[0].blocks.find((b) => b.kind === "table");
-    expect(table?.kind === "table" && table.table.rows[0]).toEqual(ROWS[0]);
-    expect(table?.kind === "table" && table.table.rows[4]).toEqual(ROWS[4]);
+    expect(table?.kind === "table" && table.table.rows[0]).toEqual(CELLS[0]);
+    expect(table?.kind === "table" && table.table.rows[4]).toEqual(CELLS[4]);
+  });
+});
+
+describe("layout engine: contents, ruled rows, outlines", () => {
+  it("reads a table of contents as a two-column table of entries and pages, leaders dropped", async () => {
+    const entries: [string, string][] = [
+      ["Notices", "vii"],
+      ["Preface", "xi"],
+      ["Chapter 1. Securing data", "1"],
+      ["1.1 Security fundamentals", "2"],
+    ];
+    const items = [
+      { text: "Contents", x: 72, y: 60, size: 24, font: "bold" as const },
+      ...entries.map(([title, page], r) => ({ text: `${title} ${". ".repeat(40 - title.length)} ${page}`, x: 72, y: 110 + r * 14, size: 10 })),
+    ];
+    const { markdown } = await markdownOfPdf(await layoutPdf([items]));
+    expect(markdown).toContain("| Notices | vii |\n| --- | --- |\n| Preface | xi |\n| Chapter 1. Securing data | 1 |\n| 1.1 Security fundamentals | 2 |");
+  });
+
+  it("keeps a cell wrapped over lines in one row of a table ruled between rows only", async () => {
+    const row = (y: number, cells: string[]) => cells.map((text, c) => ({ text, x: 61 + c * 166, y, size: 12 }));
+    const items = [
+      ...row(90, ["Animal", "Action", "Result"]),
+      { rule: [57, 96, 555, 96] as [number, number, number, number] },
+      ...row(112, ["Cat", "Says", "Meow"]),
+      { rule: [57, 118, 555, 118] as [number, number, number, number] },
+      ...row(134, ["Fox", "Says", "Ring-"]),
+      { text: "dingdingeringeding", x: 393, y: 148, size: 12 },
+      { text: "ding-dong", x: 393, y: 162, size: 12 },
+      { rule: [57, 170, 555, 170] as [number, number, number, number] },
+      { text: "A closing sentence after the table, written as ordinary prose.", x: 61, y: 200, size: 12 },
+    ];
+    const pages = await modelOf(await layoutPdf([items]));
+    const tables = pages[0].blocks.flatMap((b) => (b.kind === "table" ? [b.table] : []));
+    expect(tables).toHaveLength(1);
+    expect(tables[0].rows).toEqual([
+      ["Animal", "Action", "Result"],
+      ["Cat", "Says", "Meow"],
+      ["Fox", "Says", "Ring- dingdingeringeding ding-dong"],
+    ]);
+  });
+
+  it("gives an outline that never skips a level, whatever the type sizes", async () => {
+    const pdf = await layoutPdf([
+      [
+        { text: "Front matter", x: 72, y: 60, size: 20, font: "bold" },
+        { text: "A small bold aside", x: 72, y: 100, size: 11, font: "bold" },
+        { text: "Some body text that runs long enough to be the body of this page here.", x: 72, y: 120 },
+        { text: "1 Introduction", x: 72, y: 160, size: 18, font: "bold" },
+        { text: "Some body text that runs long enough to be the body of this page too.", x: 72, y: 190 },
+        { text: "1.1 Scope", x: 72, y: 220, size: 14, font: "bold" },
+        { text: "Some body text that runs long enough to be the body of this section.", x: 72, y: 250 },
+      ],
+    ]);
+    const levels = (await markdownOfPdf(pdf)).markdown
+      .split("\n")
+      .filter((l) => l.startsWith("#"))
+      .map((l) => l.indexOf(" "));
+    expect(levels).toEqual([1, 2, 2, 3]);
+  });
+
+  it("ranks headings on a page set in smaller type against its own text, unless body text is on it too", async () => {
+    const body = (y: number) => ({ text: "Body text of the document set at its ordinary size, long enough to be its body.", x: 72, y });
+    const small = (y: number) => ({ text: "A brochure page set in small type throughout, with many lines of it here.", x: 72, y, size: 7.5 });
+    const pdf = await layoutPdf([
+      Array.from({ length: 30 }, (_, i) => body(80 + i * 14)),
+      [{ text: "Highlights", x: 72, y: 60, size: 9.5 }, ...Array.from({ length: 8 }, (_, i) => small(80 + i * 10))],
+      [
+        { text: "References", x: 72, y: 60, size: 16, font: "bold" as const },
+        body(90),
+        { text: "The list below is complete.", x: 72, y: 104 },
+        ...Array.from({ length: 8 }, (_, i) => small(130 + i * 10)),
+      ],
+    ]);
+    const { markdown } = await markdownOfPdf(pdf);
+    expect(markdown).toMatch(/^#+ Highlights$/m);
+    expect(markdown).toMatch(/^#+ References$/m);
+    expect(markdown).not.toMatch(/^#+ Body text/m);
+  });
+
+  it("drops a footer that sets a notice and the page number on one baseline", async () => {
+    const page = (n: number) => [
+      { text: `Body text of page ${n} says something worth keeping in the output.`, x: 72, y: 200 },
+      { text: "© Copyright Example Corp. 2014. All rights reserved.", x: 72, y: 810, size: 9 },
+      { text: `${n}`, x: 520, y: 810, size: 9, font: "bold" as const },
+    ];
+    const { markdown } = await markdownOfPdf(await layoutPdf([page(1), page(2), page(3)]));
+    expect(markdown).not.toContain("Copyright");
+    expect(markdown).not.toMatch(/^\**\d\**$/m);
   });
 });
 

@@ -15,13 +15,20 @@ export function splitSegments(line: Glyph[]): Glyph[][] {
   const out: Glyph[][] = [];
   let current: Glyph[] = [];
   let lastInk: Glyph | null = null;
+  let blank = false;
   for (const g of line) {
     const ink = g.c.trim() !== "";
-    if (ink && lastInk && g.box[0] - lastInk.box[2] > SEGMENT_GAP * Math.max(g.size, lastInk.size)) {
+    // Code aligns with runs of spaces ("SELECT     name"): in a fixed-pitch
+    // line, a gap made of space characters is indentation, not a gutter.
+    const typed = blank && g.style.mono && lastInk?.style.mono;
+    if (ink && lastInk && !typed && g.box[0] - lastInk.box[2] > SEGMENT_GAP * Math.max(g.size, lastInk.size)) {
       out.push(current);
       current = [];
     }
-    if (ink) lastInk = g;
+    if (ink) {
+      lastInk = g;
+      blank = false;
+    } else blank = true;
     current.push(g);
   }
   out.push(current);
@@ -63,21 +70,32 @@ export function toLine(glyphs: Glyph[]): TextLine {
   return { box: ink.map((g) => g.box).reduce(union), spans, words: wordsOf(ink), size: dominantSize(ink) };
 }
 
+/** A combining mark (Arabic vowel signs, tanween) rides on a letter: it neither starts a word nor widens it. */
+const MARK = /^\p{M}+$/u;
+
 function wordsOf(glyphs: Glyph[]): Word[] {
   const words: Word[] = [];
   let text: string[] = [];
   let box: Rect | null = null;
+  let prev: Glyph | null = null;
+  const flush = () => {
+    // A mark reported before its letter (Arabic fonts draw it apart) goes after the word's letters.
+    const lead = text.findIndex((c) => !MARK.test(c));
+    if (lead > 0) text = [...text.slice(lead), ...text.slice(0, lead)];
+    if (text.length) words.push({ text: text.join(""), box: box ?? prev?.box ?? [0, 0, 0, 0] });
+    text = [];
+    box = null;
+  };
   for (const g of glyphs) {
-    if (g.c.trim() === "") {
-      if (box) words.push({ text: text.join(""), box });
-      text = [];
-      box = null;
-    } else {
+    // Where right-to-left and left-to-right runs meet apart on the page ("قطط" and "47"), two words meet.
+    if (g.c.trim() === "" || (prev && bidiGap(prev, g))) flush();
+    if (g.c.trim() !== "") {
       text.push(g.c);
-      box = box ? union(box, g.box) : g.box;
+      if (!MARK.test(g.c)) box = box ? union(box, g.box) : g.box;
     }
+    prev = g;
   }
-  if (box) words.push({ text: text.join(""), box });
+  flush();
   return words;
 }
 
@@ -119,19 +137,33 @@ export function joinBaselines(lines: TextLine[]): TextLine[] {
       // The space goes between the two, which is after `line` when it is read first.
       const at = rtl ? line.spans.length - 1 : 0;
       const span = line.spans[at];
-      const spaced = /\s$/.test(mate.spans[rtl ? 0 : mate.spans.length - 1]?.text ?? "") || /^\s|\s$/.test(span?.text ?? "");
+      // Only the two ends that meet count: a title span ending in a space ("IBM DB2 ") still needs one before it.
+      const spaced = rtl
+        ? /^\s/.test(mate.spans[0]?.text ?? "") || /\s$/.test(span?.text ?? "")
+        : /\s$/.test(mate.spans[mate.spans.length - 1]?.text ?? "") || /^\s/.test(span?.text ?? "");
       if (gap && span && !spaced) line.spans[at] = { ...span, text: rtl ? `${span.text} ` : ` ${span.text}` };
+      // The size of the line is its text's, not a bullet's from a symbol font
+      // (or a small "Chapter 1." tag set beside a chapter title): compared before the merge.
+      const larger = inkLength(line) > inkLength(mate);
       // Right-to-left text reads from the right: the segment further left comes later.
       if (rtl) {
         mate.spans.unshift(...line.spans);
         mate.words.unshift(...line.words);
       } else {
         mate.spans.push(...line.spans);
-        mate.words.push(...line.words);
+        // One word drawn in two runs ("Parastratiosphecomyia" + "stratiosph")
+        // stays one word; text clipped against the next cell's ("Elizab" +
+        // "2165", "e" + "SPPS") does not run on in lower case.
+        const [first, ...rest] = line.words;
+        const last = mate.words[mate.words.length - 1];
+        const runsOn = first && last && /\p{Ll}$/u.test(last.text) && /^\p{Ll}/u.test(first.text);
+        if (!gap && !spaced && runsOn && first.box[0] - last.box[2] < 0.15 * line.size) {
+          mate.words[mate.words.length - 1] = { text: last.text + first.text, box: union(last.box, first.box) };
+          mate.words.push(...rest);
+        } else mate.words.push(...line.words);
       }
       mate.box = union(mate.box, line.box);
-      // The size of the line is its text's, not a bullet's from a symbol font.
-      if (inkLength(line) > inkLength(mate)) mate.size = line.size;
+      if (larger) mate.size = line.size;
     } else {
       const copy = { ...line, spans: [...line.spans], words: [...line.words] };
       out.push(copy);

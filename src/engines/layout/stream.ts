@@ -55,16 +55,16 @@ function cellsOf(lines: TextLine[]): Cell[] {
   return cells;
 }
 
-/** Borderless tables among the page's lines. */
-export function streamTables(lines: TextLine[]): Table[] {
+/** Borderless tables among the page's lines; `rules` are the page's ruling lines, if any. */
+export function streamTables(lines: TextLine[], rules: Rect[] = []): Table[] {
   const tables: Table[] = [];
   let run: Row[] = [];
   const flush = () => {
-    const t = run.length >= MIN_ROWS ? tableOf(trimRun(run)) : null;
+    const t = run.length >= MIN_ROWS ? tableOf(trimRun(ruledRows(run, rules))) : null;
     if (t) tables.push(t);
     run = [];
   };
-  for (const row of rowsOf(lines)) {
+  for (const row of splitAtColumnStarts(rowsOf(lines))) {
     const prev = run[run.length - 1];
     const near = prev && row.box[1] - prev.box[3] < 1.5 * (prev.box[3] - prev.box[1]);
     if (prev && near && row.cells.length >= 2 && aligned(row, run)) run.push(row);
@@ -76,6 +76,43 @@ export function streamTables(lines: TextLine[]): Table[] {
   }
   flush();
   return tables;
+}
+
+/** Cells of three rows or more that start within this many points (rounded) start one column. */
+const START_TOLERANCE = 1;
+
+/**
+ * A long word can crowd the next column ("Parastratiosphecomyiastratiosph
+ * Says" with less than a cell gap between): where a word starts exactly
+ * where cells of three other rows start, and a clear gap comes before it,
+ * it opens a cell. Prose has no such recurring starts inside its lines.
+ */
+function splitAtColumnStarts(rows: Row[]): Row[] {
+  // Starts counted per point, so a dense page (thousands of cells) costs one lookup a word.
+  const starts = new Map<number, number>();
+  for (const r of rows) for (const c of r.cells.slice(1)) starts.set(Math.round(c.box[0]), (starts.get(Math.round(c.box[0])) ?? 0) + 1);
+  const recurring = (x: number) => {
+    let n = 0;
+    for (let k = Math.round(x) - START_TOLERANCE; k <= Math.round(x) + START_TOLERANCE; k++) n += starts.get(k) ?? 0;
+    return n >= 3;
+  };
+  return rows.map((row) => {
+    const size = Math.max(...row.lines.map((l) => l.size));
+    const cells = row.cells.flatMap((cell) => {
+      const parts: Cell[] = [];
+      for (const w of cell.words) {
+        const last = parts[parts.length - 1];
+        // Dot leaders sit on a grid that recurs in every row: only words open cells.
+        const opens = /[\p{L}\p{N}]/u.test(w.text) && w.box[0] - (last?.box[2] ?? 0) >= 0.5 * size && recurring(w.box[0]);
+        if (last && !opens) {
+          last.words.push(w);
+          last.box = union(last.box, w.box);
+        } else parts.push({ words: [w], box: w.box });
+      }
+      return parts;
+    });
+    return cells.length === row.cells.length ? row : { ...row, cells };
+  });
 }
 
 /**
@@ -101,6 +138,33 @@ const splittable = (cell: Cell, cols: [number, number][]) => cell.words.every((w
 function fitsColumns(row: Row, run: Row[]): boolean {
   const cols = columnsOf(run);
   return cols.length >= 2 && bandsUnder(row.box, cols) === 1;
+}
+
+/**
+ * Tables ruled between rows but not between columns: a row's wrapped lines
+ * sit between the same two rules, so a line that fills fewer cells than the
+ * table has columns and has no rule above it continues the row before it.
+ * Only where rules part two row pairs or more: a top, header and bottom
+ * rule alone (booktabs) say nothing of the rows between them.
+ */
+function ruledRows(rows: Row[], rules: Rect[]): Row[] {
+  if (rows.length < 2) return rows;
+  const box = rows.map((r) => r.box).reduce(union);
+  const across = rules.filter((r) => r[3] - r[1] <= 3 && Math.min(r[2], box[2]) - Math.max(r[0], box[0]) >= 0.6 * (box[2] - box[0]));
+  const ruleBetween = (a: Row, b: Row) => across.some((r) => r[1] >= a.box[3] - 1 && r[3] <= b.box[1] + 1);
+  const parted = rows.slice(1).filter((r, i) => ruleBetween(rows[i], r)).length;
+  if (parted < 2) return rows;
+  const cols = columnsOf(rows).length;
+  // Lines under the last rule are the text after the table.
+  const closed = Math.max(...across.map((r) => r[3]));
+  const out: Row[] = [rows[0]];
+  for (const row of rows.slice(1)) {
+    const prev = out[out.length - 1];
+    if (row.cells.length < cols && !ruleBetween(prev, row) && row.box[3] <= closed + 1) {
+      out[out.length - 1] = { lines: [...prev.lines, ...row.lines], cells: [...prev.cells, ...row.cells], box: union(prev.box, row.box) };
+    } else out.push(row);
+  }
+  return out;
 }
 
 /** Single-cell rows at the end of a run are the text after the table. */

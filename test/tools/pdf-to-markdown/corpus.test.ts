@@ -2,31 +2,35 @@ import { describe, expect, it } from "vitest";
 import { corpusFile, corpusText, describeWithCorpus, itWithCorpus } from "../../support/corpus";
 import { file, postForm, problem } from "../../support/http";
 import { auth, toMarkdown } from "./client";
-import { headingsFound, measure, readingOrder, tablesFound, wordRecall } from "./quality";
+import { headingJumps, headingsFound, measure, readingOrder, tablesAsCode, tablesFound, wordRecall } from "./quality";
 
 // Quality against ../shared/corpus/markdown ground truth, measured as
-// PEERS.md measures pymupdf4llm and pdftotext, printed per file. Thresholds
-// sit at or just under what the engine reaches today, so a regression fails;
-// the issue's targets (recall 0.95 on every file, every heading, every
-// table) are met where the floors below say so.
+// PEERS.md measures pymupdf4llm and pdftotext, printed per file. The
+// issue's targets hold on every file: word recall 0.95 or more, every truth
+// heading set as a heading in an outline that never skips a level (the
+// truth, docling's, writes every heading at "##", so levels are judged on
+// our outline: quality.ts), every truth table back as a pipe table. One
+// exception, by choice: docling tables redp5110's SQL listing
+// ("SELECT | function_id, ..."), which we give as a fenced code block, a
+// listing as marker or a reader writes it; it is counted as kept as code.
 
 const DIR = "markdown/docling";
 
 interface Floor {
   recall: number;
   order: number;
-  tables: number;
-  headings: number;
+  /** Truth tables we give as code listings instead (see above). */
+  asCode: number;
 }
 
 const FILES: Record<string, Floor> = {
-  "2305.03393v1-pg9": { recall: 0.95, order: 1, tables: 1, headings: 2 },
-  code_and_formula: { recall: 0.99, order: 1, tables: 0, headings: 2 },
-  multi_page: { recall: 0.99, order: 1, tables: 0, headings: 11 },
+  "2305.03393v1-pg9": { recall: 0.95, order: 1, asCode: 0 },
+  code_and_formula: { recall: 0.99, order: 1, asCode: 0 },
+  multi_page: { recall: 0.99, order: 1, asCode: 0 },
   // docling keeps footnotes where they stand in their column; we put them after the page body (issue 12).
-  normal_4pages: { recall: 0.99, order: 0.75, tables: 1, headings: 12 },
-  redp5110_sampled: { recall: 0.98, order: 0.9, tables: 4, headings: 18 },
-  right_to_left_01: { recall: 0.98, order: 1, tables: 0, headings: 1 },
+  normal_4pages: { recall: 0.99, order: 0.75, asCode: 0 },
+  redp5110_sampled: { recall: 0.98, order: 0.9, asCode: 1 },
+  right_to_left_01: { recall: 0.98, order: 1, asCode: 0 },
 };
 
 describeWithCorpus("PDF to Markdown on the docling corpus", () => {
@@ -37,14 +41,15 @@ describeWithCorpus("PDF to Markdown on the docling corpus", () => {
       const ms = Date.now() - started;
       const q = measure(await corpusText(`${DIR}/${name}.expected.md`), body.markdown);
       console.log(
-        `${name.padEnd(18)} recall ${q.recall.toFixed(3)}  order ${q.order.toFixed(2)}  tables ${q.tables.found}/${q.tables.total}  headings ${q.headings.found}/${q.headings.total}  ${body.pages} p in ${ms} ms`,
+        `${name.padEnd(18)} recall ${q.recall.toFixed(3)}  order ${q.order.toFixed(2)}  tables ${q.tables.found}/${q.tables.total}${q.tables.asCode ? ` (+${q.tables.asCode} as code)` : ""}  headings ${q.headings.found}/${q.headings.total}  level jumps ${q.jumps}  ${body.pages} p in ${ms} ms`,
       );
       expect(q.recall).toBeGreaterThanOrEqual(floor.recall);
       expect(q.order).toBeGreaterThanOrEqual(floor.order);
-      expect(q.tables.found).toBeGreaterThanOrEqual(floor.tables);
-      expect(q.headings.found).toBeGreaterThanOrEqual(floor.headings);
-      // A heading found is at a plausible level.
-      for (const level of q.headings.levels) expect(level).toBeLessThanOrEqual(5);
+      expect(q.tables.found + q.tables.asCode).toBe(q.tables.total);
+      expect(q.tables.asCode).toBeLessThanOrEqual(floor.asCode);
+      expect(q.headings.found).toBe(q.headings.total);
+      // Plausible levels: an outline that opens at "#" or "##" and never skips a level going down.
+      expect(q.jumps).toBe(0);
     });
   }
 
@@ -65,5 +70,27 @@ describe("PDF to Markdown quality measures", () => {
     expect(tablesFound(truth, "| a | b |\n| --- | --- |\n| 1 | 2 |")).toEqual({ found: 1, total: 1 });
     expect(tablesFound(truth, "a b 1 2")).toEqual({ found: 0, total: 1 });
     expect(headingsFound(truth, "# Intro")).toMatchObject({ found: 1, total: 1 });
+    expect(headingsFound(truth, "Intro")).toMatchObject({ found: 0, total: 1 });
+  });
+
+  it("matches headings as docling writes them, and judges our outline", () => {
+    // docling puts a margin number after its title, runs a title into the next sentence, splits one over two lines.
+    expect(headingsFound("## Method 2\n", "## 2 Method")).toMatchObject({ found: 1 });
+    expect(headingsFound("## (3) Rules of law Under the act the\n", "### (3) Rules of law")).toMatchObject({ found: 1 });
+    expect(headingsFound("## 5\n\n## Closing\n", "## 5 Closing")).toMatchObject({ found: 2 });
+    expect(headingsFound("## Closing words\n", "## Closing")).toMatchObject({ found: 0 });
+    expect(headingsFound("## Method 2\n", "## Method 3")).toMatchObject({ found: 0 });
+    expect(headingJumps("# A\n\n## B\n\n### C\n\n## D")).toBe(0);
+    expect(headingJumps("# A\n\n### B")).toBe(1);
+    expect(headingJumps("### A")).toBe(1);
+  });
+
+  it("counts a truth table kept whole in a code block apart", () => {
+    const listing = "| SELECT | name, id |\n| - | - |\n| FROM | users |\n";
+    const code = "```\nSELECT name, id\nFROM   users\n```";
+    expect(tablesFound(listing, code)).toEqual({ found: 0, total: 1 });
+    expect(tablesAsCode(listing, code)).toBe(1);
+    expect(tablesAsCode(listing, "```\nSELECT name\n```")).toBe(0);
+    expect(tablesAsCode(listing, "SELECT name, id FROM users")).toBe(0);
   });
 });
