@@ -203,6 +203,9 @@ async function main() {
     for (const f of files) {
       if (only.length && !only.some((o) => f.includes(o))) continue;
       const mod = await import(join(ROOT, "scripts", "bench", f));
+      if (!mod.run) continue; // a helper module, not a section
+      // Sections too slow for every run (a quarter of an hour) run only when named.
+      if (mod.onlyWhenNamed && !only.length) continue;
       ctx.section = mod.title ?? f;
       console.log(`\n## ${ctx.section}`);
       try {

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as mupdf from "mupdf";
 import { fileURLToPath } from "node:url";
+import { bundleEngineEntry, LIVE_PROBE } from "./engine-bundle.mjs";
 
 export const title = "Images";
 
@@ -216,13 +217,6 @@ async function bigMemory(ctx, photos) {
 
 /** Live memory of the engine itself on the 24 MP JPEG, in Node with GC at each band (see src/engines/images/memory/probe.ts). */
 async function engineLiveMemory(ctx, photos) {
-  let build;
-  try {
-    ({ build } = await import("esbuild"));
-  } catch {
-    ctx.row({ tool: "engine", case: "live memory", note: "esbuild not available" });
-    return;
-  }
   const root = fileURLToPath(new URL("../..", import.meta.url));
   const entry = join(ctx.tmp, "mem-entry.mjs");
   writeFileSync(
@@ -231,9 +225,10 @@ async function engineLiveMemory(ctx, photos) {
 import { compressImage, convertImage, resizeImage } from ${JSON.stringify(join(root, "src/engines/images/index.ts"))};
 import { memoryProbe } from ${JSON.stringify(join(root, "src/engines/images/memory/probe.ts"))};
 import { heapReport } from ${JSON.stringify(join(root, "src/engines/heap.ts"))};
-const live = () => { globalThis.gc(); const m = process.memoryUsage(); return m.heapUsed + m.external; };
+${LIVE_PROBE}
 const [src, op] = process.argv.slice(2);
-const input = new Uint8Array(readFileSync(src));
+const file = readFileSync(src);
+const input = new Uint8Array(file.buffer, file.byteOffset, file.byteLength); // a view: a copy would leave garbage in the baseline
 const base = live();
 let peak = base, wasm = 0;
 memoryProbe.sample = () => { peak = Math.max(peak, live()); wasm = Math.max(wasm, Object.values(heapReport()).reduce((a, b) => a + b, 0)); };
@@ -245,28 +240,10 @@ console.log(JSON.stringify({ bytes: r.bytes.length, peak_mb: +((peak - base) / 1
 `,
   );
   const out = join(ctx.tmp, "mem-bundle.mjs");
-  await build({
-    entryPoints: [entry],
-    outfile: out,
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    logLevel: "error",
-    nodePaths: [join(root, "node_modules")],
-    banner: { js: `import { createRequire as __cr } from "node:module"; const require = __cr(${JSON.stringify(join(root, "package.json"))});` },
-    plugins: [
-      {
-        name: "wasm-module",
-        setup(b) {
-          b.onResolve({ filter: /\.wasm$/ }, (a) => ({ path: join(a.resolveDir, a.path), namespace: "wasm" }));
-          b.onLoad({ filter: /.*/, namespace: "wasm" }, (a) => ({
-            contents: `import fs from "node:fs"; export default new WebAssembly.Module(fs.readFileSync(${JSON.stringify(a.path)}));`,
-            loader: "js",
-          }));
-        },
-      },
-    ],
-  });
+  if (!(await bundleEngineEntry(entry, out))) {
+    ctx.row({ tool: "engine", case: "live memory", note: "esbuild not available" });
+    return;
+  }
   const jpeg = write(ctx, "live.jpg", photos["photo 6000x4000 jpg (24 MP)"].bytes);
   const png = write(ctx, "live.png", photos["photo 4000x3000 png (12 MP, grain)"].bytes);
   for (const [input, kind, op] of [
@@ -294,11 +271,43 @@ console.log(JSON.stringify({ bytes: r.bytes.length, peak_mb: +((peak - base) / 1
   }
 }
 
+/**
+ * WebP at phone size (issue #10): our banded libwebp build beside cwebp at
+ * the same quality and method on the same files (the 12 MP grain PNG, the
+ * 24 MP JPEG), and the 24 MP WebP read back in bands beside dwebp.
+ */
+async function webpAtPhoneSize(ctx, photos) {
+  const q = 75;
+  const png = photos["photo 4000x3000 png (12 MP, grain)"];
+  const big = photos["photo 6000x4000 jpg (24 MP)"];
+  let webp24;
+  // cwebp reads PNG and JPEG itself: both sides decode the same file.
+  for (const [p, raw, label] of [
+    [png, write(ctx, "webp-12.png", png.bytes), "4000x3000 png (12 MP) -> webp"],
+    [big, write(ctx, "webp-24.jpg", big.bytes), "6000x4000 jpg (24 MP) -> webp"],
+  ]) {
+    const out = join(ctx.tmp, "peer-phone.webp");
+    const n = raw && ctx.native("cwebp", ["-quiet", "-q", String(q), "-m", "4", raw, "-o", out], { runs: BIG_RUNS });
+    const { median_ms, last } = await timed(ctx, BIG_RUNS, () => call(ctx, "/api/v1/image/convert", p.bytes, p.name, { target_format: "webp", quality: q }));
+    const peer = n ? { peer: `cwebp -q ${q} -m 4`, peer_ms: n.median_ms, peer_bytes: size(out) } : {};
+    ctx.row({ tool: "image-convert", case: `${label} q${q}`, ms: median_ms, bytes: last.json.meta.output_size, ...peer });
+    if (p === big) webp24 = await _download(ctx, last.json.url);
+  }
+  if (!webp24) return;
+  const input = write(ctx, "webp-24.webp", webp24);
+  const out = join(ctx.tmp, "peer-from-webp.png");
+  const n = ctx.native("dwebp", ["-quiet", input, "-o", out], { runs: BIG_RUNS });
+  const { median_ms, last } = await timed(ctx, BIG_RUNS, () => call(ctx, "/api/v1/image/convert", webp24, "big.webp", { target_format: "png" }));
+  const peer = n ? { peer: "dwebp (to PNG)", peer_ms: n.median_ms, peer_bytes: size(out) } : {};
+  ctx.row({ tool: "image-convert", case: "6000x4000 webp (24 MP) -> png", ms: median_ms, bytes: last.json.meta.output_size, ...peer });
+}
+
 export async function run(ctx) {
   const photos = await photoSet(ctx);
   await compress(ctx, photos);
   await convert(ctx, photos);
   await resize(ctx, photos);
+  await webpAtPhoneSize(ctx, photos);
   await bigMemory(ctx, photos);
   await engineLiveMemory(ctx, photos);
 }

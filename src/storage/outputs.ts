@@ -1,4 +1,5 @@
 import { LIMITS } from "../config";
+import { ByteParts, type FileBytes } from "./file-bytes";
 import type { Env } from "../env";
 import { signKey } from "./signed-url";
 import { settingsOf } from "../settings";
@@ -6,7 +7,7 @@ import { settingsOf } from "../settings";
 export interface OutputFile {
   filename: string;
   contentType: string;
-  data: Uint8Array;
+  data: FileBytes;
 }
 
 export interface StoredOutput {
@@ -91,7 +92,7 @@ function encodeKey(key: string): string {
 export async function storeOutput(env: Env, origin: string, file: OutputFile, opts: { temporary?: boolean } = {}): Promise<StoredOutput> {
   const temporary = opts.temporary ?? false;
   const key = outputKey(file.filename, temporary);
-  await env.FILES.put(key, file.data, {
+  await env.FILES.put(key, file.data instanceof ByteParts ? file.data.stream() : file.data, {
     httpMetadata: {
       contentType: file.contentType,
       contentDisposition: contentDisposition(safeFilename(file.filename)),

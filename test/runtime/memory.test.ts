@@ -123,7 +123,8 @@ describe("the isolate's memory governor", () => {
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     const after = await runtime();
     expect(after.refused).toBe(before.refused);
-    expect(after.largest_reservation).toBeGreaterThanOrEqual(40 * MiB);
+    // Each real plan is more than half the room, so the two could not have run side by side.
+    expect(after.largest_reservation).toBeGreaterThan(20 * MiB);
   });
 
   it("calls that fit run side by side: nothing waits under the default budget for small PDFs", async () => {

@@ -4,6 +4,7 @@ import { mupdfInstanceStats } from "../../engines/mupdf/loader";
 import { ocrWorkerRuntime } from "../../engines/ocr/remote";
 import { defineRoute } from "../../http/route";
 import { memoryReport } from "../../runtime/memory";
+import { imageRoadsTaken } from "../../engines/images/memory/roads-taken";
 
 const bytes = z.number().int();
 
@@ -36,6 +37,7 @@ const runtime = defineRoute({
         refused: z.number().int(),
         released_idle: z.number().int(),
         mupdf: z.record(z.string(), z.unknown()),
+        images: z.object({ roads: z.object({ sources: z.record(z.string(), z.number()), sinks: z.record(z.string(), z.number()) }) }),
         workers: z.object({
           ocr: z
             .object({
@@ -51,7 +53,14 @@ const runtime = defineRoute({
       }),
     },
   },
-  handler: async (c) => c.json({ wasm_heaps: heapReport(), ...memoryReport(), mupdf: mupdfInstanceStats(), workers: { ocr: await ocrWorkerRuntime() } }),
+  handler: async (c) =>
+    c.json({
+      wasm_heaps: heapReport(),
+      ...memoryReport(),
+      mupdf: mupdfInstanceStats(),
+      images: { roads: imageRoadsTaken() },
+      workers: { ocr: await ocrWorkerRuntime() },
+    }),
 });
 
 export const ADMIN_RUNTIME_ROUTES = [runtime];

@@ -21,8 +21,9 @@ import { parseJpeg } from "./jpeg/markers";
 //                WebP container facts, EXIF, the ICC/orientation metadata we keep
 //   codecs/      one file per format over its WASM (jSquash, libavif) or JS codec, and
 //                decode.ts/encode.ts, which pick one by format for whole pictures
-//   jpeg/ png/ avif/  our own format code: DCT-domain JPEG work and band writer, banded
-//                PNG reading, AVIF still/grid writers
+//   jpeg/ png/ avif/ webp/ bmp/ gif/ tiff/  our own format code: DCT-domain JPEG work and
+//                band writer, banded PNG reading, AVIF still/grid writers, WebP, BMP, GIF
+//                and TIFF band sources and writers
 //   pixels/      pixel transforms: orientation, flattening, resampling, palette quantising
 //   util/        byte readers and CRC-32
 //   types.ts     the shared vocabulary (Pixels, ImageFormat, MIME types)

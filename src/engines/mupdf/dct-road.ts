@@ -1,5 +1,6 @@
 import type { Image, PDFObject } from "mupdf";
 import { imageFacts, jpegComponents, resizeImage } from "../images";
+import { contiguous } from "../../storage/file-bytes";
 
 // Big JPEG images in a PDF (page scans) are re-encoded without MuPDF's
 // decoder. MuPDF decodes an image whole, into a buffer of samples and then a
@@ -48,7 +49,8 @@ export async function reencodeBanded(raw: Uint8Array, width: number, height: num
   try {
     const out = await resizeImage(raw, { width, height, format: "jpeg", quality, directDctScale: true });
     pdfImageRoads.banded_jpeg++;
-    return { jpeg: out.bytes, gray: jpegComponents(out.bytes) === 1 };
+    const jpeg = contiguous(out.bytes); // JPEG is written in one buffer: no copy
+    return { jpeg, gray: jpegComponents(jpeg) === 1 };
   } catch {
     return null; // e.g. a sampling layout the reader does not decode: MuPDF's road
   }

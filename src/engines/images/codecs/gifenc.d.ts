@@ -14,6 +14,8 @@ declare module "gifenc" {
     writeFrame(index: Uint8Array, width: number, height: number, opts?: FrameOptions): void;
     finish(): void;
     bytes(): Uint8Array;
+    /** The written bytes as a view of the encoder's buffer (no copy). */
+    bytesView(): Uint8Array;
   }
   export function GIFEncoder(opts?: { initialCapacity?: number; auto?: boolean }): Encoder;
 }

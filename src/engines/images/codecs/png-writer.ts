@@ -1,5 +1,7 @@
 import { Deflate, zlibSync } from "fflate";
-import { ByteWriter, concat } from "../util/bytes";
+import { ByteWriter } from "../util/bytes";
+import { ByteParts, contiguous } from "../../../storage/file-bytes";
+import { iccpChunk } from "../formats/metadata";
 import { crc32 } from "../util/crc32";
 import { memoryProbe } from "../memory/probe";
 import type { RowSink } from "../memory/bands";
@@ -202,8 +204,13 @@ class IdatStream {
     }
   }
 
-  /** The file: `head` chunks, then one IDAT with everything compressed, then IEND. Copies the compressed data once. */
+  /** The file: `head` chunks, then one IDAT with everything compressed, then IEND, in one buffer (a copy of the compressed data). */
   file(head: Uint8Array[]): Uint8Array {
+    return contiguous(this.fileParts(head));
+  }
+
+  /** The file as its pieces, nothing copied (see storage/file-bytes.ts). */
+  fileParts(head: Uint8Array[]): ByteParts {
     if (this.y !== this.height) throw new Error(`PNG writer: ${this.y} of ${this.height} rows written`);
     if (this.height === 0 && this.pending) {
       this.keep(zlibSync(new Uint8Array(0), { level: this.level }));
@@ -222,7 +229,7 @@ class IdatStream {
     this.parts.length = 0;
     this.block = new Uint8Array(0);
     this.filled = 0;
-    return pngFile([...head, idatHead.result(), ...data, tail.result()]);
+    return new ByteParts([PNG_SIGNATURE, ...head, idatHead.result(), ...data, tail.result(), IEND]);
   }
 }
 
@@ -241,10 +248,12 @@ export class PngRowWriter implements RowSink {
   private prev: Uint8Array;
   private row: Uint8Array;
 
+  /** `icc`: a profile to carry (iCCP after IHDR). */
   constructor(
     readonly width: number,
     readonly height: number,
     readonly layout: PngLayout,
+    private readonly icc?: Uint8Array,
   ) {
     ({ channels: this.channels, colorType: this.colorType } = LAYOUT[layout]);
     const rowBytes = width * this.channels;
@@ -281,17 +290,24 @@ export class PngRowWriter implements RowSink {
     }
   }
 
-  /** Same as `finish`, synchronously. */
+  private head(): Uint8Array[] {
+    const head = [ihdr(this.width, this.height, 8, this.colorType)];
+    if (this.icc?.length) head.push(iccpChunk(this.icc));
+    return head;
+  }
+
+  /** Same as `finish`, synchronously, in one buffer. */
   finishSync(): Uint8Array {
-    return this.idat.file([ihdr(this.width, this.height, 8, this.colorType)]);
+    return this.idat.file(this.head());
   }
 
   async write(rows: Pixels): Promise<void> {
     this.writeRows(rows);
   }
 
-  async finish(): Promise<Uint8Array> {
-    return this.finishSync();
+  /** The file in pieces: a big PNG is never joined into a second buffer. */
+  async finish(): Promise<ByteParts> {
+    return this.idat.fileParts(this.head());
   }
 }
 
@@ -373,6 +389,5 @@ export function writePalettePng(width: number, height: number, pal: Palette): Ui
   return w.finish();
 }
 
-function pngFile(chunks: Uint8Array[]): Uint8Array {
-  return concat([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...chunks, chunk("IEND", new Uint8Array(0))]);
-}
+const PNG_SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const IEND = chunk("IEND", new Uint8Array(0));

@@ -2,6 +2,8 @@ import { zlibSync } from "fflate";
 import * as utifModule from "utif2";
 import { EngineError } from "../../errors";
 import { ByteWriter } from "../util/bytes";
+import { memoryProbe } from "../memory/probe";
+import { ByteParts, contiguous } from "../../../storage/file-bytes";
 import type { Pixels } from "../types";
 
 // TIFF: utif2 reads (first page; every compression it knows, 1..16 bits, CMYK,
@@ -14,7 +16,8 @@ const corrupt = (why: string) => new EngineError("corrupt", `The TIFF could not 
 const UTIF = (utifModule as unknown as { default?: typeof utifModule }).default ?? utifModule;
 type Ifd = utifModule.IFD;
 
-const tag = (ifd: Ifd, n: number): number[] | undefined => ifd[`t${n}`] as number[] | undefined;
+/** A tag's values (`t<number>` keys in utif2's directories). */
+export const tag = (ifd: Ifd, n: number): number[] | undefined => ifd[`t${n}`] as number[] | undefined;
 
 export interface TiffImage {
   pixels: Pixels;
@@ -68,22 +71,32 @@ function ycbcrToRgba(ifd: Ifd, data: Uint8Array): Uint8Array {
   return new Uint8Array(out.buffer);
 }
 
+/** The file as an ArrayBuffer starting at its first byte (TIFF offsets are file offsets); copied only when it is a view. */
+export function fileBuffer(b: Uint8Array): ArrayBuffer {
+  if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer) return b.buffer;
+  return b.slice().buffer;
+}
+
 export function tiffPages(b: Uint8Array): Ifd[] {
   try {
-    return UTIF.decode(b.slice().buffer);
+    return UTIF.decode(fileBuffer(b));
   } catch {
     throw corrupt("the directory structure is damaged");
   }
 }
 
-export function decodeTiff(b: Uint8Array): TiffImage {
-  const ifds = tiffPages(b);
+/** The first directory that holds an image, checked for what we cannot read. */
+export function firstImage(ifds: Ifd[]): Ifd {
   const ifd = ifds.find((i) => tag(i, 256) && tag(i, 257));
   if (!ifd) throw corrupt("no image in the file");
-  const compression = tag(ifd, 259)?.[0] ?? 1;
-  if (compression === 6)
+  if ((tag(ifd, 259)?.[0] ?? 1) === 6)
     throw corrupt("old-style JPEG-in-TIFF (compression 6) is deprecated and not supported; re-save the file with JPEG (7) or Deflate compression");
-  const buffer = b.slice().buffer;
+  return ifd;
+}
+
+/** Decodes `ifd` (the whole image, or a directory narrowed to some strips) to RGBA. */
+export function ifdToRgba(buffer: ArrayBuffer, ifd: Ifd): Pixels {
+  const compression = tag(ifd, 259)?.[0] ?? 1;
   try {
     UTIF.decodeImage(buffer, ifd);
   } catch (err) {
@@ -103,12 +116,45 @@ export function decodeTiff(b: Uint8Array): TiffImage {
     }
   }
   if (rgba.length < ifd.width * ifd.height * 4) throw corrupt("the image data is cut short");
+  return { data: rgba.length === ifd.width * ifd.height * 4 ? rgba : rgba.subarray(0, ifd.width * ifd.height * 4), width: ifd.width, height: ifd.height };
+}
+
+/** What the first image's tags say besides its pixels. */
+export function tiffFacts(ifds: Ifd[], ifd: Ifd): { orientation: number; icc?: Uint8Array; pages: number } {
   const iccTag = ifd.t34675;
   return {
-    pixels: { data: rgba, width: ifd.width, height: ifd.height },
     orientation: tag(ifd, 274)?.[0] ?? 1,
     icc: iccTag instanceof Uint8Array ? iccTag : Array.isArray(iccTag) ? Uint8Array.from(iccTag as number[]) : undefined,
     pages: ifds.filter((i) => tag(i, 256)).length,
+  };
+}
+
+/** The first image's orientation tag, read from the directory alone. */
+export function tiffOrientation(b: Uint8Array): number {
+  const ifds = tiffPages(b);
+  return tiffFacts(ifds, firstImage(ifds)).orientation;
+}
+
+export function decodeTiff(b: Uint8Array): TiffImage {
+  const ifds = tiffPages(b);
+  const ifd = firstImage(ifds);
+  return { pixels: ifdToRgba(fileBuffer(b), ifd), ...tiffFacts(ifds, ifd) };
+}
+
+/** Rows a strip holds, and the strips' offsets and byte counts (undefined for tiled or plane-separated files). */
+export function stripLayout(ifd: Ifd): { rps: number; offsets: number[]; counts: number[]; compression: number; rowBytes: number } | undefined {
+  const offsets = tag(ifd, 273);
+  const counts = tag(ifd, 279);
+  if (tag(ifd, 322) || !offsets || !counts || offsets.length !== counts.length || (tag(ifd, 284)?.[0] ?? 1) === 2) return undefined;
+  const width = tag(ifd, 256)?.[0] ?? 0;
+  const height = tag(ifd, 257)?.[0] ?? 0;
+  const bits = (tag(ifd, 258)?.[0] ?? 1) * (tag(ifd, 277)?.[0] ?? 1);
+  return {
+    rps: Math.min(tag(ifd, 278)?.[0] ?? height, height),
+    offsets,
+    counts,
+    compression: tag(ifd, 259)?.[0] ?? 1,
+    rowBytes: Math.ceil((width * bits) / 8),
   };
 }
 
@@ -132,47 +178,87 @@ function rowsPerStrip(width: number, samples: number): number {
 
 /**
  * Deflate TIFF (compression 8, predictor 2), RGB or RGBA with unassociated
- * alpha, little-endian, with the ICC profile when given.
+ * alpha, little-endian, with the ICC profile when given, written from upright
+ * rows top to bottom: each strip is compressed as soon as its rows are in, so
+ * only compressed strips are kept (and handed to storage as they are).
  */
-export function encodeTiff(px: Pixels, opts: { alpha: boolean; icc?: Uint8Array }): Uint8Array {
-  const samples = opts.alpha ? 4 : 3;
-  const rps = rowsPerStrip(px.width, samples);
-  const strips: Uint8Array[] = [];
-  const rowBytes = px.width * samples;
-  for (let y0 = 0; y0 < px.height; y0 += rps) {
-    const rows = Math.min(rps, px.height - y0);
-    const raw = new Uint8Array(rows * rowBytes);
-    for (let r = 0; r < rows; r++) {
-      const src = (y0 + r) * px.width * 4;
-      const dst = r * rowBytes;
-      for (let x = 0; x < px.width; x++) {
-        for (let c = 0; c < samples; c++) raw[dst + x * samples + c] = px.data[src + x * 4 + c];
-      }
+export class TiffStripWriter {
+  private readonly samples: number;
+  private readonly rps: number;
+  private readonly strips: Uint8Array[] = [];
+  private raw: Uint8Array;
+  private rowsInStrip = 0;
+  private y = 0;
+
+  constructor(
+    private readonly width: number,
+    private readonly height: number,
+    private readonly opts: { alpha: boolean; icc?: Uint8Array },
+  ) {
+    this.samples = opts.alpha ? 4 : 3;
+    this.rps = rowsPerStrip(width, this.samples);
+    this.raw = new Uint8Array(this.rps * width * this.samples);
+  }
+
+  async write(rows: Pixels): Promise<void> {
+    this.place(rows);
+  }
+
+  async finish(): Promise<ByteParts> {
+    return this.result();
+  }
+
+  place(px: Pixels): void {
+    const { samples, width } = this;
+    const rowBytes = width * samples;
+    for (let r = 0; r < px.height; r++) {
+      const src = r * width * 4;
+      const dst = this.rowsInStrip * rowBytes;
+      const raw = this.raw;
+      for (let x = 0; x < width; x++) for (let c = 0; c < samples; c++) raw[dst + x * samples + c] = px.data[src + x * 4 + c];
       // Horizontal differencing (predictor 2), right to left so each uses the original left neighbour.
       for (let i = rowBytes - 1; i >= samples; i--) raw[dst + i] = (raw[dst + i] - raw[dst + i - samples]) & 0xff;
+      this.y++;
+      if (++this.rowsInStrip === this.rps || this.y === this.height) this.flushStrip();
     }
-    strips.push(zlibSync(raw, { level: 6 }));
   }
-  const entries: Entry[] = [
-    { tag: 256, type: LONG, values: [px.width] },
-    { tag: 257, type: LONG, values: [px.height] },
-    { tag: 258, type: SHORT, values: new Array<number>(samples).fill(8) },
-    { tag: 259, type: SHORT, values: [8] },
-    { tag: 262, type: SHORT, values: [2] },
-    { tag: 273, type: LONG, values: strips.map(() => 0) },
-    { tag: 277, type: SHORT, values: [samples] },
-    { tag: 278, type: LONG, values: [rps] },
-    { tag: 279, type: LONG, values: strips.map((s) => s.length) },
-    { tag: 282, type: RATIONAL, values: [72, 1] },
-    { tag: 283, type: RATIONAL, values: [72, 1] },
-    { tag: 284, type: SHORT, values: [1] },
-    { tag: 296, type: SHORT, values: [2] },
-    { tag: 317, type: SHORT, values: [2] },
-  ];
-  if (opts.alpha) entries.push({ tag: 338, type: SHORT, values: [2] });
-  if (opts.icc) entries.push({ tag: 34675, type: UNDEFINED, values: opts.icc });
-  entries.sort((a, b) => a.tag - b.tag);
-  return layout(entries, strips);
+
+  private flushStrip(): void {
+    this.strips.push(zlibSync(this.raw.subarray(0, this.rowsInStrip * this.width * this.samples), { level: 6 }));
+    this.rowsInStrip = 0;
+  }
+
+  result(): ByteParts {
+    if (this.y !== this.height) throw new Error(`TIFF writer: ${this.y} of ${this.height} rows written`);
+    const { samples, strips, opts } = this;
+    const entries: Entry[] = [
+      { tag: 256, type: LONG, values: [this.width] },
+      { tag: 257, type: LONG, values: [this.height] },
+      { tag: 258, type: SHORT, values: new Array<number>(samples).fill(8) },
+      { tag: 259, type: SHORT, values: [8] },
+      { tag: 262, type: SHORT, values: [2] },
+      { tag: 273, type: LONG, values: strips.map(() => 0) },
+      { tag: 277, type: SHORT, values: [samples] },
+      { tag: 278, type: LONG, values: [this.rps] },
+      { tag: 279, type: LONG, values: strips.map((s) => s.length) },
+      { tag: 282, type: RATIONAL, values: [72, 1] },
+      { tag: 283, type: RATIONAL, values: [72, 1] },
+      { tag: 284, type: SHORT, values: [1] },
+      { tag: 296, type: SHORT, values: [2] },
+      { tag: 317, type: SHORT, values: [2] },
+    ];
+    if (opts.alpha) entries.push({ tag: 338, type: SHORT, values: [2] });
+    if (opts.icc) entries.push({ tag: 34675, type: UNDEFINED, values: opts.icc });
+    entries.sort((a, b) => a.tag - b.tag);
+    return layout(entries, strips);
+  }
+}
+
+/** A whole picture as a Deflate TIFF (see TiffStripWriter). */
+export function encodeTiff(px: Pixels, opts: { alpha: boolean; icc?: Uint8Array }): Uint8Array {
+  const w = new TiffStripWriter(px.width, px.height, opts);
+  w.place(px);
+  return contiguous(w.result());
 }
 
 const SIZE: Record<number, number> = { [SHORT]: 2, [LONG]: 4, [RATIONAL]: 8, [UNDEFINED]: 1 };
@@ -183,7 +269,12 @@ function writeValue(w: ByteWriter, type: number, v: number): void {
   else w.u8(v);
 }
 
-function layout(entries: Entry[], strips: Uint8Array[]): Uint8Array {
+/**
+ * The file as pieces: header, directory and out-of-line values first (the
+ * strips' sizes are known once they are all written), then the strips as
+ * they are, never copied into one buffer.
+ */
+function layout(entries: Entry[], strips: Uint8Array[]): ByteParts {
   const ifdSize = 2 + entries.length * 12 + 4;
   // Out-of-line values follow the IFD, then the strips.
   let extra = 8 + ifdSize;
@@ -203,7 +294,7 @@ function layout(entries: Entry[], strips: Uint8Array[]): Uint8Array {
   }
   const so = entries.find((e) => e.tag === 273);
   if (so) so.values = stripOffsets;
-  const w = new ByteWriter(at);
+  const w = new ByteWriter(extra);
   w.text("II");
   w.u16le(42);
   w.u32le(8);
@@ -230,6 +321,6 @@ function layout(entries: Entry[], strips: Uint8Array[]): Uint8Array {
     else for (const v of e.values) writeValue(w, e.type, v);
     if (w.length & 1) w.u8(0);
   }
-  for (const s of strips) w.bytes(s);
-  return w.result();
+  memoryProbe.sample();
+  return new ByteParts([w.result(), ...strips]);
 }

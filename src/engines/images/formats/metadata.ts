@@ -117,6 +117,12 @@ function pngChunk(type: string, data: Uint8Array): Uint8Array {
 }
 
 /** Puts an iCCP chunk right after IHDR, replacing sRGB/iCCP chunks already there. */
+/** The iCCP chunk that carries `icc` (it goes right after IHDR). */
+export function iccpChunk(icc: Uint8Array): Uint8Array {
+  const name = new TextEncoder().encode("ICC Profile\0\0");
+  return pngChunk("iCCP", concat([name, zlibSync(icc, { level: 9 })]));
+}
+
 export function withPngIcc(png: Uint8Array, icc: Uint8Array | undefined): Uint8Array {
   if (!icc?.length) return png;
   const chunks = pngChunks(png);
@@ -124,10 +130,7 @@ export function withPngIcc(png: Uint8Array, icc: Uint8Array | undefined): Uint8A
   for (const c of chunks) {
     if (c.type === "iCCP" || c.type === "sRGB") continue;
     parts.push(png.subarray(c.start, c.start + 12 + c.data.length));
-    if (c.type === "IHDR") {
-      const name = new TextEncoder().encode("ICC Profile\0\0");
-      parts.push(pngChunk("iCCP", concat([name, zlibSync(icc, { level: 9 })])));
-    }
+    if (c.type === "IHDR") parts.push(iccpChunk(icc));
   }
   return concat(parts);
 }

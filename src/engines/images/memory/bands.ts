@@ -1,3 +1,4 @@
+import type { FileBytes } from "../../../storage/file-bytes";
 import type { Pixels } from "../types";
 
 // The two ends of every bounded-memory path: a source that yields an image as
@@ -19,25 +20,42 @@ export interface BandSource {
   bands(targetPixels?: number): AsyncIterable<PixelBand>;
 }
 
-export interface RowSink {
+export interface RowSink<Out extends FileBytes = FileBytes> {
   /** Accepts rows in order, any number at a time; `rows.width` is the sink's width. */
   write(rows: Pixels): Promise<void>;
-  /** The encoded file, once every row has been written. */
-  finish(): Promise<Uint8Array>;
+  /**
+   * Sinks that must see the whole picture before writing it (a GIF's palette)
+   * take every row `passes` times; `endPass` marks the end of each pass but the last.
+   */
+  readonly passes?: number;
+  endPass?(): void;
+  /** The encoded file, once every row has been written (big ones in pieces, see storage/file-bytes.ts). */
+  finish(): Promise<Out>;
+}
+
+/**
+ * Bands of about `targetPixels` (at least one row) over a picture whose RGBA
+ * rows y0..y1 `rowsOf` makes on demand: the loop every row-addressable source shares.
+ */
+export async function* rowBands(
+  width: number,
+  height: number,
+  targetPixels: number,
+  rowsOf: (y0: number, y1: number) => Pixels["data"],
+): AsyncIterable<PixelBand> {
+  const rows = Math.max(1, Math.floor(targetPixels / width));
+  for (let y = 0; y < height; y += rows) {
+    const h = Math.min(rows, height - y);
+    yield { y, pixels: { data: rowsOf(y, y + h), width, height: h } };
+  }
 }
 
 /** Whole pixels seen as a band source (views, no copies), for paths that accept any source. */
 export function pixelsSource(px: Pixels): BandSource {
+  const rowBytes = px.width * 4;
   return {
     width: px.width,
     height: px.height,
-    async *bands(targetPixels = 1 << 20) {
-      const rows = Math.max(1, Math.floor(targetPixels / px.width));
-      const rowBytes = px.width * 4;
-      for (let y = 0; y < px.height; y += rows) {
-        const h = Math.min(rows, px.height - y);
-        yield { y, pixels: { data: px.data.subarray(y * rowBytes, (y + h) * rowBytes), width: px.width, height: h } };
-      }
-    },
+    bands: (targetPixels = 1 << 20) => rowBands(px.width, px.height, targetPixels, (y0, y1) => px.data.subarray(y0 * rowBytes, y1 * rowBytes)),
   };
 }

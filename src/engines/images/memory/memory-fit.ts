@@ -1,7 +1,12 @@
 import { reserveMemory } from "../../../runtime/memory";
 import { EngineError } from "../../errors";
 import { avifGridBytes } from "../avif/grid-writer";
+import { AVIF_BANDS_FIXED_BYTES, AVIF_BANDS_MAX_BYTES_PER_PIXEL, AVIF_TILE_ROW_BYTES } from "../avif/decoder/cost";
+import { bmpFileSize } from "../codecs/bmp";
 import type { SinkRoad, SourceRoad } from "./paths";
+import { memoryProbe } from "./probe";
+import { UPRIGHT_PASS_PIXELS } from "./upright-source";
+import { WEBP_BAND_HEAP_CAP, WEBP_TOKENS_PIXELS } from "../webp/band-writer";
 import type { ImageFormat } from "../types";
 
 // A Worker isolate has 128 MB for everything, and production enforces it by
@@ -30,35 +35,115 @@ const DECODE_BYTES: Record<ImageFormat, number> = { jpeg: 4, png: 4, webp: 4.7, 
 const ENCODE_BYTES: Record<ImageFormat, number> = { jpeg: 17, png: 27, webp: 11, avif: 37, gif: 2, bmp: 3, tiff: 2 };
 const RGBA = 4;
 /**
- * The banded JPEG reader or writer: MozJPEG's heap (16 MB) and about 16 MB of
- * coefficient and pixel bands at half a megapixel a band (measured: a 24 MP
- * JPEG to PNG peaks at 51 MB live with the PNG writer's output).
+ * The banded JPEG writer: MozJPEG's heap (16 MB) and about 16 MB of
+ * coefficient and pixel bands at half a megapixel a band.
  */
 const BANDED_JPEG_BYTES = 32 * MiB;
-/** The streaming PNG reader: a band of RGBA, two scanlines and inflate's window. */
-const PNG_BANDS_BYTES = 8 * MiB;
+/**
+ * The banded JPEG reader: a 16 MB codec heap and about 7 MB of bands
+ * (measured in Node on a grainy 24 MP photo: 23.3 MB live besides the
+ * output's buffer when writing BMP).
+ */
+const JPEG_READER_BYTES = 24 * MiB;
+/**
+ * The streaming PNG reader: a band of RGBA, two scanlines and inflate's
+ * window, and the bands the resampler and the sink are still holding. Live
+ * memory besides the output's, measured on a grainy 24 MP PNG (Node, GC at
+ * every band): 28-32 MB, more than the parts add up to (freed band buffers
+ * are returned to the system after the collection that frees them).
+ */
+const PNG_BANDS_BYTES = 24 * MiB;
 /** The streaming PNG writer keeps only compressed rows: photos deflate to about 2 bytes a pixel. */
 const PNG_ROWS_BYTES_PER_PIXEL = 2;
+/**
+ * Our BMP and GIF readers: bands of RGBA as above (GIF adds its index plane,
+ * counted apart); TIFF adds a run of decoded strips. Measured besides the
+ * output: 6-23 MB on 24 MP inputs.
+ */
+const ROW_READER_BYTES = 16 * MiB;
+const TIFF_STRIPS_READER_BYTES = 24 * MiB;
+/**
+ * GIF output: one palette index a pixel, and the LZW stream in a buffer
+ * sized up front at 0.75 bytes a pixel; plus the histogram and the remapper's
+ * error rows (measured on a grainy 24 MP photo: 17 MB of file, 56-61 MB live
+ * from a PNG or JPEG).
+ */
+const GIF_INDICES_BYTES_PER_PIXEL = 2;
+const GIF_WRITER_BYTES = 8 * MiB;
+/**
+ * TIFF output: the compressed strips, handed to storage as they are (no
+ * joined copy): Deflate with the predictor made 2.0 bytes a pixel of the same
+ * grainy photo; plus one raw strip and zlib's state.
+ */
+const TIFF_STRIPS_BYTES_PER_PIXEL = 2;
+const TIFF_WRITER_BYTES = 8 * MiB;
+/**
+ * BMP output: the file itself, allocated at its final size, and the bands in
+ * flight (measured: a 19.5 MP JPEG or PNG to BMP peaked 30-31 MiB over the
+ * file's 56 MiB).
+ */
+const BMP_WRITER_BYTES = 8 * MiB;
+/**
+ * Our WebP band reader (webp/band-source.ts), measured: its heap is the
+ * compressed file and a window of rows (4.8 MiB for a 6 MP photo), plus two
+ * bands of RGBA on the JS side. An ALPH plane adds libwebp's whole-picture
+ * alpha decode: 6.6 bytes a pixel of heap (6 MP: 43.5 MiB).
+ */
+const WEBP_BANDS_BYTES = 12 * MiB;
+const WEBP_ALPHA_READ_BYTES_PER_PIXEL = 6.6;
+/**
+ * Our WebP planes writer (webp/band-writer.ts), measured heaps: while rows
+ * arrive, the YUV 4:2:0 planes (1.5 bytes a pixel) and a band; then libwebp's
+ * encoder, with the reader's heaps dropped: 4.4 bytes a pixel in all with its
+ * token buffer (12 MP of heavy grain: 53 MiB). Its heap is capped at build
+ * time (72 MiB; past it the encoder falls back to low-memory mode), which
+ * bounds big pictures (the writer refuses those past WEBP_PLANES_MAX_PIXELS,
+ * where even the low-memory encoder would not fit under it). Plus the
+ * output, copied out of the heap (under 0.2 bytes a pixel).
+ */
+const WEBP_FILL_BYTES_PER_PIXEL = 1.5;
+const WEBP_FILL_BYTES = 4 * MiB;
+const webpEncodeBytes = (pixels: number) =>
+  (pixels > WEBP_TOKENS_PIXELS ? WEBP_BAND_HEAP_CAP : Math.min(WEBP_BAND_HEAP_CAP, pixels * 4.6 + WEBP_FILL_BYTES)) + pixels * 0.2;
 
 export interface MemoryPlan {
-  input: { format: ImageFormat; pixels: number };
+  /** `indexPlane`: the reader holds one palette index a pixel (a GIF frame, an RLE bitmap). */
+  input: { format: ImageFormat; pixels: number; indexPlane?: boolean; webpAlpha?: boolean; avifBandsBytesPerPixel?: number };
   source: SourceRoad;
   /** Omitted for the check before decoding when the output size is not known yet. */
-  output?: { format: ImageFormat; width: number; height: number; sink: SinkRoad };
+  /** `turned`: rows reach the writer through UprightSource (one band of upright rows gathered per pass). */
+  output?: { format: ImageFormat; width: number; height: number; sink: SinkRoad; turned?: boolean };
 }
 
 function sourceBytes(plan: MemoryPlan): number {
   switch (plan.source) {
     case "jpeg-bands":
-      return BANDED_JPEG_BYTES;
+      return JPEG_READER_BYTES;
     case "png-bands":
       return PNG_BANDS_BYTES;
+    case "bmp-bands":
+    case "gif-bands":
+      return ROW_READER_BYTES + (plan.input.indexPlane ? plan.input.pixels : 0);
+    case "tiff-bands":
+      return TIFF_STRIPS_READER_BYTES;
+    case "webp-bands":
+      return WEBP_BANDS_BYTES + (plan.input.webpAlpha ? plan.input.pixels * WEBP_ALPHA_READ_BYTES_PER_PIXEL : 0);
+    case "avif-bands":
+      // dav1d's YUV planes and frame state, measured (avif/decoder/cost.ts); the road's bound when the file's own figure is not given.
+      return AVIF_BANDS_FIXED_BYTES + plan.input.pixels * (plan.input.avifBandsBytesPerPixel ?? AVIF_BANDS_MAX_BYTES_PER_PIXEL);
+    case "avif-tiles":
+      // A grid, a row of tiles at a time: what cost.ts admits on this road.
+      return AVIF_BANDS_FIXED_BYTES + AVIF_TILE_ROW_BYTES;
     case "whole":
       return plan.input.pixels * (DECODE_BYTES[plan.input.format] + RGBA);
   }
 }
 
 function sinkBytes(output: NonNullable<MemoryPlan["output"]>): number {
+  return (output.turned ? UPRIGHT_PASS_PIXELS * RGBA : 0) + writerBytes(output);
+}
+
+function writerBytes(output: NonNullable<MemoryPlan["output"]>): number {
   const pixels = output.width * output.height;
   switch (output.sink) {
     case "jpeg-bands":
@@ -67,6 +152,14 @@ function sinkBytes(output: NonNullable<MemoryPlan["output"]>): number {
       return pixels * PNG_ROWS_BYTES_PER_PIXEL;
     case "avif-grid":
       return avifGridBytes(output.width, output.height);
+    case "bmp-rows":
+      return BMP_WRITER_BYTES + bmpFileSize(output.width, output.height);
+    case "gif-indices":
+      return GIF_WRITER_BYTES + pixels * GIF_INDICES_BYTES_PER_PIXEL;
+    case "tiff-strips":
+      return TIFF_WRITER_BYTES + pixels * TIFF_STRIPS_BYTES_PER_PIXEL;
+    case "webp-planes":
+      return webpEncodeBytes(pixels);
     case "whole":
       return pixels * ENCODE_BYTES[output.format];
   }
@@ -80,14 +173,52 @@ export function estimateBytes(plan: MemoryPlan): number {
   // Bands collected for a whole-image encoder: the picture exists whole, and
   // the reader's heaps are dropped before the encoder starts (sinks.ts), so
   // only the larger of the two phases counts.
-  if (plan.source !== "whole" && output.sink === "whole") return pixels * RGBA + Math.max(decode, sinkBytes(output));
+  // What a band reader keeps to the end whatever is dropped: a GIF's or an RLE
+  // bitmap's index plane (measured: a 24 MP GIF to WebP peaked 19 MiB over
+  // the two phases when this was left out).
+  const held = input.indexPlane ? input.pixels : 0;
+  if (plan.source !== "whole" && output.sink === "whole") return pixels * RGBA + Math.max(decode, held + sinkBytes(output));
+  // The WebP planes fill beside the reader, then libwebp encodes them once
+  // the reader's heaps are dropped (webp/band-writer.ts): two phases again.
+  if (plan.source !== "whole" && output.sink === "webp-planes") {
+    return Math.max(decode + pixels * WEBP_FILL_BYTES_PER_PIXEL + WEBP_FILL_BYTES, held + sinkBytes(output));
+  }
   // A whole decode that is resized exists beside its resized copy; at its own
   // size it is encoded as it is.
   const resizedCopy = plan.source === "whole" && pixels !== input.pixels;
   return decode + sinkBytes(output) + (resizedCopy ? pixels * RGBA : 0);
 }
 
-/** Throws EngineError("too_large") (422 image_too_large) when the plan cannot fit. */
+/** The plan with the output (and, when `withInput`, the input) scaled by a factor in pixels, aspect kept. */
+function scaled(plan: MemoryPlan, factor: number, withInput: boolean): MemoryPlan {
+  const side = Math.sqrt(factor);
+  const { input, output } = plan;
+  return {
+    ...plan,
+    input: withInput ? { ...input, pixels: Math.floor(input.pixels * factor) } : input,
+    output: output && { ...output, width: Math.max(1, Math.floor(output.width * side)), height: Math.max(1, Math.floor(output.height * side)) },
+  };
+}
+
+/**
+ * The largest size, in pixels, for which this plan (same formats and roads)
+ * fits the call budget: of the output when it differs from the input (a
+ * resize: the input is what it is), else of the picture.
+ */
+export function largestFitting(plan: MemoryPlan): number {
+  const out = plan.output ? plan.output.width * plan.output.height : 0;
+  const resized = !!plan.output && out !== plan.input.pixels;
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 40; i++) {
+    const mid = (lo + hi) / 2;
+    if (estimateBytes(scaled(plan, mid, !resized)) <= IMAGE_CALL_BUDGET) lo = mid;
+    else hi = mid;
+  }
+  return Math.floor((resized ? out : plan.input.pixels) * lo);
+}
+
+/** Throws EngineError("too_large") (422 image_too_large) when the plan cannot fit, naming the largest size that would. */
 export function assertFitsWorker(plan: MemoryPlan): void {
   const bytes = estimateBytes(plan);
   if (bytes <= IMAGE_CALL_BUDGET) return;
@@ -97,10 +228,13 @@ export function assertFitsWorker(plan: MemoryPlan): void {
   const outPixels = output ? output.width * output.height : 0;
   const what =
     !output || (input.format === output.format && input.pixels === outPixels) ? source : `${source} to ${output.format.toUpperCase()} of ${mp(outPixels)} MP`;
+  // Roads are chosen by size, so the figure is for this road: a smaller picture may take a lighter one and fit more.
+  const largest = largestFitting(plan);
+  const resized = !!output && outPixels !== input.pixels;
   throw new EngineError(
     "too_large",
-    `Processing this ${what} needs about ${Math.round(bytes / MiB)} MB, more than the ${IMAGE_CALL_BUDGET / MiB} MB an image call may use in a 128 MB Worker. ` +
-      "Send a smaller image, or a JPEG or non-interlaced PNG (those are read in bands at any size).",
+    `Processing this ${what} needs about ${Math.round(bytes / MiB)} MB, more than the ${IMAGE_CALL_BUDGET / MiB} MB an image call may use in a 128 MB Worker; ` +
+      `the largest ${resized ? "output" : "picture"} that fits this way is about ${mp(largest)} MP. ${resized ? "Ask for a smaller size." : "Send a smaller image."}`,
   );
 }
 
@@ -111,5 +245,6 @@ export function assertFitsWorker(plan: MemoryPlan): void {
  */
 export async function fitWorker(plan: MemoryPlan): Promise<void> {
   assertFitsWorker(plan);
+  memoryProbe.planned(estimateBytes(plan));
   await reserveMemory(estimateBytes(plan));
 }

@@ -1,6 +1,10 @@
 import { AVIF_GRID_PIXELS } from "../avif/grid-writer";
 import { OXIPNG_PIXELS, STREAM_PIXELS, WHOLE_JPEG_ENCODE_PIXELS } from "./budget";
-import type { ImageFormat } from "../types";
+import { tiffReadsInBands } from "../tiff/band-source";
+import { bmpIsRle } from "../codecs/bmp";
+import { webpLayout } from "../webp/band-source";
+import { avifFacts } from "../avif/decoder/cost";
+import type { ImageFormat, ImageHeader } from "../types";
 
 // Which road a call takes, decided from the header before anything is
 // decoded. One place, so the memory estimate (memory-fit.ts) and the code
@@ -10,37 +14,89 @@ import type { ImageFormat } from "../types";
 // rows at a time). "whole": a WASM codec that needs the whole picture.
 
 /** How the input is read. */
-export type SourceRoad = "jpeg-bands" | "png-bands" | "whole";
-/** How the output is written. */
-export type SinkRoad = "jpeg-bands" | "png-rows" | "avif-grid" | "whole";
+export type SourceRoad = "jpeg-bands" | "png-bands" | "bmp-bands" | "gif-bands" | "tiff-bands" | "webp-bands" | "avif-bands" | "avif-tiles" | "whole";
+/**
+ * How the output is written. "bmp-rows": into the file's own buffer, each
+ * pixel at its upright place; "gif-indices": two passes (palette, then one
+ * index a pixel, upright); "tiff-strips": strips compressed as rows come;
+ * "webp-planes": into libwebp's YUV planes, upright.
+ */
+export type SinkRoad = "jpeg-bands" | "png-rows" | "avif-grid" | "bmp-rows" | "gif-indices" | "tiff-strips" | "webp-planes" | "whole";
 
 export interface InputFacts {
   format: ImageFormat;
   pixels: number;
   /** PNG: Adam7 interlacing (cannot be read in row order). */
   interlaced?: boolean;
+  /** TIFF: stored in strips small enough to read a band at a time (tiff/band-source.ts). */
+  tiffStrips?: boolean;
+  /** Its reader holds one palette index a pixel (a GIF frame, an RLE bitmap). */
+  indexPlane?: boolean;
+  /** WebP: a lossy still (VP8), which can be read in bands; and whether it has an alpha plane. */
+  webpLossy?: boolean;
+  webpAlpha?: boolean;
+  /** AVIF: the road our dav1d reader takes it on (avif/decoder/cost.ts), and its decoder heap in bytes a pixel. */
+  avifRoad?: "avif-bands" | "avif-tiles";
+  avifBandsBytesPerPixel?: number;
 }
 
 export function sourceRoad(input: InputFacts): SourceRoad {
   if (input.pixels <= STREAM_PIXELS) return "whole";
   if (input.format === "jpeg") return "jpeg-bands";
   if (input.format === "png" && !input.interlaced) return "png-bands";
+  if (input.format === "bmp") return "bmp-bands";
+  if (input.format === "gif") return "gif-bands";
+  if (input.format === "tiff" && input.tiffStrips) return "tiff-bands";
+  if (input.format === "webp" && input.webpLossy) return "webp-bands";
+  if (input.format === "avif" && input.avifRoad) return input.avifRoad;
   return "whole";
 }
 
 /**
- * `orientation` is the EXIF orientation the output must show: JPEG carries it
- * as a tag and AVIF as irot/imir properties, so both can be written in stored
- * order; a PNG that must be turned is turned whole.
+ * The writer for `pixels` of `format`. A turned picture (EXIF orientation)
+ * needs nothing different here: JPEG carries the orientation as a tag, AVIF as
+ * irot/imir, the BMP, GIF and WebP writers place rows upright as they come,
+ * and PNG and TIFF get upright rows (turnsRows).
  */
-export function sinkRoad(format: ImageFormat, pixels: number, orientation: number): SinkRoad {
+export function sinkRoad(format: ImageFormat, pixels: number): SinkRoad {
   if (format === "jpeg" && pixels > WHOLE_JPEG_ENCODE_PIXELS) return "jpeg-bands";
   if (format === "avif" && pixels > AVIF_GRID_PIXELS) return "avif-grid";
-  if (format === "png" && pixels > OXIPNG_PIXELS && orientation === 1) return "png-rows";
+  if (format === "png" && pixels > OXIPNG_PIXELS) return "png-rows";
+  if (pixels > STREAM_PIXELS && format === "bmp") return "bmp-rows";
+  if (pixels > STREAM_PIXELS && format === "gif") return "gif-indices";
+  if (pixels > STREAM_PIXELS && format === "tiff") return "tiff-strips";
+  if (pixels > STREAM_PIXELS && format === "webp") return "webp-planes";
   return "whole";
+}
+
+/** The facts sourceRoad needs, read from the file's header (and a TIFF's directory). */
+export function inputFacts(input: Uint8Array, header: ImageHeader): InputFacts {
+  return {
+    format: header.format,
+    pixels: header.width * header.height,
+    interlaced: header.format === "png" && pngInterlaced(input),
+    tiffStrips: header.format === "tiff" && tiffReadsInBands(input),
+    indexPlane: header.format === "gif" || (header.format === "bmp" && bmpIsRle(input)),
+    ...(header.format === "webp" ? webpFacts(input) : {}),
+    ...(header.format === "avif" ? avifFacts(input) : {}),
+  };
+}
+
+/**
+ * Writers that take rows top to bottom as shown and cannot record an
+ * orientation: a turned input reaches them through UprightSource (one pass
+ * over the input per band of upright rows).
+ */
+export function turnsRows(sink: SinkRoad): boolean {
+  return sink === "png-rows" || sink === "tiff-strips";
 }
 
 /** The PNG IHDR interlace byte (0 none, 1 Adam7); the header was checked before. */
 export function pngInterlaced(b: Uint8Array): boolean {
   return b.length > 28 && b[28] === 1;
+}
+
+function webpFacts(input: Uint8Array): Pick<InputFacts, "webpLossy" | "webpAlpha"> {
+  const layout = webpLayout(input);
+  return { webpLossy: layout.lossy, webpAlpha: layout.alpha };
 }

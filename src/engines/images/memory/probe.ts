@@ -6,4 +6,8 @@ import { samplePeak } from "../../heap";
  * (scripts/bench/images.mjs, run in Node) replaces it to collect garbage and
  * sample live memory, which workerd cannot report.
  */
-export const memoryProbe: { sample: () => void } = { sample: () => void samplePeak() };
+export const memoryProbe: { sample: () => void; planned: (estimateBytes: number) => void } = {
+  sample: () => void samplePeak(),
+  /** Each admitted plan's estimate (the limits benchmark sets it beside its measured peak). */
+  planned: () => undefined,
+};

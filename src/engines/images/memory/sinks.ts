@@ -1,13 +1,18 @@
 import { AvifGridWriter } from "../avif/grid-writer";
+import { BmpRowWriter } from "../codecs/bmp";
+import { GifRowWriter } from "../codecs/gif";
+import { TiffStripWriter } from "../codecs/tiff";
 import type { RowSink } from "./bands";
 import { PngRowWriter, type PngLayout } from "../codecs/png-writer";
 import { trimCodecHeaps } from "../codecs/emscripten";
 import { encodeImage } from "../codecs/encode";
 import { flattenOnWhite } from "../pixels/flatten";
 import { JpegBandWriter } from "../jpeg/band-writer";
-import { withPngIcc } from "../formats/metadata";
+import { WebpBandWriter } from "../webp/band-writer";
 import { applyOrientation } from "../pixels/orientation";
 import type { SinkRoad } from "./paths";
+import type { FileBytes } from "../../../storage/file-bytes";
+import { recordSink } from "./roads-taken";
 import { BAND_PIXELS } from "./budget";
 import type { ImageFormat, Pixels } from "../types";
 
@@ -26,6 +31,8 @@ export interface SinkSpec {
   /** What the source said about its pixels. */
   grey: boolean;
   alpha: boolean;
+  /** GIF: the palette's quality (compress); a conversion keeps the most accurate palette, as encodeImage does. */
+  paletteQuality?: number;
 }
 
 /** Collects rows into one picture, then turns it upright and encodes it whole. */
@@ -52,34 +59,21 @@ class WholeImageSink implements RowSink {
   }
 }
 
-/** JPEG has no alpha: rows are composited onto white on their way in. */
+/** JPEG and BMP have no alpha: rows are composited onto white on their way in. */
 class OntoWhite implements RowSink {
   constructor(private readonly inner: RowSink) {}
   write(rows: Pixels): Promise<void> {
     return this.inner.write(flattenOnWhite(rows));
   }
-  finish(): Promise<Uint8Array> {
+  finish(): Promise<FileBytes> {
     return this.inner.finish();
-  }
-}
-
-/** A PNG profile goes in after the rows (its chunk sits right after IHDR). */
-class WithPngIcc implements RowSink {
-  constructor(
-    private readonly inner: RowSink,
-    private readonly icc: Uint8Array | undefined,
-  ) {}
-  write(rows: Pixels): Promise<void> {
-    return this.inner.write(rows);
-  }
-  async finish(): Promise<Uint8Array> {
-    return withPngIcc(await this.inner.finish(), this.icc);
   }
 }
 
 const layoutFor = (spec: SinkSpec): PngLayout => (spec.grey ? (spec.alpha ? "grey-alpha" : "grey") : spec.alpha ? "rgba" : "rgb");
 
 export function openSink(road: SinkRoad, spec: SinkSpec): RowSink {
+  recordSink(road);
   const { width, height, quality, icc, orientation } = spec;
   switch (road) {
     case "jpeg-bands": {
@@ -87,9 +81,19 @@ export function openSink(road: SinkRoad, spec: SinkSpec): RowSink {
       return spec.alpha ? new OntoWhite(writer) : writer;
     }
     case "png-rows":
-      return new WithPngIcc(new PngRowWriter(width, height, layoutFor(spec)), icc);
+      return new PngRowWriter(width, height, layoutFor(spec), icc);
     case "avif-grid":
       return new AvifGridWriter(width, height, quality, { alpha: spec.alpha, orientation });
+    case "bmp-rows": {
+      const writer = new BmpRowWriter(width, height, orientation);
+      return spec.alpha ? new OntoWhite(writer) : writer;
+    }
+    case "gif-indices":
+      return new GifRowWriter(width, height, spec.paletteQuality ?? 100, orientation);
+    case "tiff-strips":
+      return new TiffStripWriter(width, height, { alpha: spec.alpha, icc });
+    case "webp-planes":
+      return new WebpBandWriter(width, height, quality, { orientation, alpha: spec.alpha, icc });
     case "whole":
       return new WholeImageSink(spec);
   }

@@ -6,8 +6,20 @@ import { canDecodeScaled, directScaleDenominator, ScaledJpegSource, scaleDenomin
 import { JpegBandSource } from "../jpeg/band-source";
 import { pngIcc, pngIsAnimated, pngOrientation, rgbIcc } from "../formats/metadata";
 import type { SourceRoad } from "./paths";
+import { recordSource } from "./roads-taken";
 import { PngBandSource } from "../png/band-source";
 import { layoutOf } from "../codecs/png-writer";
+import { BmpBandSource } from "../bmp/band-source";
+import { GifBandSource } from "../gif/band-source";
+import { TiffBandSource } from "../tiff/band-source";
+import { tiffOrientation } from "../codecs/tiff";
+import { WebpBandSource } from "../webp/band-source";
+import { webpIcc, webpOrientation } from "../formats/metadata";
+import { readHeader } from "../formats/header";
+import { AvifBandSource } from "../avif/decoder/band-source";
+import { avifLayout } from "../avif/decoder/items";
+import { avifInfo } from "../formats/avif-container";
+import { EngineError } from "../../errors";
 
 // An input opened as a band source, on the road paths.ts chose for it, with
 // what the output side needs to know before the first row arrives.
@@ -26,14 +38,35 @@ export interface OpenedSource {
 
 /** The EXIF orientation of an input on a banded road, read without opening it. */
 export function bandedOrientation(input: Uint8Array, road: Exclude<SourceRoad, "whole">): number {
-  return road === "jpeg-bands" ? checkedJpeg(input).orientation : pngOrientation(input);
+  switch (road) {
+    case "jpeg-bands":
+      return checkedJpeg(input).orientation;
+    case "png-bands":
+      return pngOrientation(input);
+    case "tiff-bands":
+      return tiffOrientation(input);
+    case "webp-bands":
+      return webpOrientation(input);
+    case "avif-bands":
+    case "avif-tiles":
+      return avifInfo(input).orientation;
+    default:
+      return 1;
+  }
 }
 
 /**
  * `shrinkTo` (stored-order size of a resize target) lets a big JPEG start from
  * a 1/2, 1/4 or 1/8 scale decode in the DCT domain when the reduction is large.
  */
-export async function openSource(input: Uint8Array, road: SourceRoad, shrinkTo?: { width: number; height: number; direct?: boolean }): Promise<OpenedSource> {
+export async function openSource(
+  input: Uint8Array,
+  road: SourceRoad,
+  shrinkTo?: { width: number; height: number; direct?: boolean },
+  again = false,
+): Promise<OpenedSource> {
+  // A second pass over the same input (`again`) is not another call on the road.
+  if (!again) recordSource(road);
   switch (road) {
     case "jpeg-bands": {
       const { orientation, icc } = checkedJpeg(input);
@@ -49,6 +82,33 @@ export async function openSource(input: Uint8Array, road: SourceRoad, shrinkTo?:
       const frames = pngIsAnimated(input);
       const notes = frames > 1 ? [`animated PNG: the default image of ${frames} frames was used`] : [];
       return { source, orientation: pngOrientation(input), icc: rgbIcc(pngIcc(input)), grey: source.grey, alpha: source.mayHaveAlpha, notes };
+    }
+    case "bmp-bands": {
+      const source = new BmpBandSource(input);
+      return { source, orientation: 1, grey: false, alpha: source.mayHaveAlpha, notes: [] };
+    }
+    case "gif-bands": {
+      const source = new GifBandSource(input);
+      const notes = source.frames > 1 ? [`animated GIF: the first of ${source.frames} frames was used`] : [];
+      return { source, orientation: 1, grey: false, alpha: source.mayHaveAlpha, notes };
+    }
+    case "tiff-bands": {
+      const source = new TiffBandSource(input);
+      const notes = source.pages > 1 ? [`multi-page TIFF: the first of ${source.pages} pages was used`] : [];
+      return { source, orientation: source.orientation, icc: rgbIcc(source.icc), grey: false, alpha: source.mayHaveAlpha, notes };
+    }
+    case "webp-bands": {
+      const { width, height } = readHeader(input);
+      const source = new WebpBandSource(input, width, height);
+      return { source, orientation: webpOrientation(input), icc: rgbIcc(webpIcc(input)), grey: false, alpha: source.mayHaveAlpha, notes: [] };
+    }
+    case "avif-bands":
+    case "avif-tiles": {
+      const layout = avifLayout(input);
+      if (!layout) throw new EngineError("corrupt", "The AVIF could not be decoded: its primary item is not a single AV1 image.");
+      const source = new AvifBandSource(layout);
+      const info = avifInfo(input);
+      return { source, orientation: info.orientation, icc: rgbIcc(info.icc), grey: source.grey, alpha: source.mayHaveAlpha, notes: [] };
     }
     case "whole": {
       // Decoded whole anyway, so it is turned upright at once.

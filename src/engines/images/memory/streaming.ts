@@ -4,6 +4,7 @@ import { JpegBandSource } from "../jpeg/band-source";
 import { JpegBandWriter } from "../jpeg/band-writer";
 import { parseJpeg } from "../jpeg/markers";
 import type { BandSource, RowSink } from "./bands";
+import type { FileBytes } from "../../../storage/file-bytes";
 import { memoryProbe } from "./probe";
 import { StreamingResizer } from "../pixels/resample";
 import type { Pixels } from "../types";
@@ -78,14 +79,28 @@ export async function compressLargeJpeg(b: Uint8Array, quality: number, meta: { 
 
 /**
  * Source to sink through the streaming Lanczos3 when the size changes: the
- * picture never exists whole unless the sink itself needs it.
+ * picture never exists whole unless the sink itself needs it. A sink that
+ * takes the picture in several passes gets it read and resampled again each
+ * time, from a source `reopen` gives (readers are single-use).
  */
-export async function transcode(source: BandSource, width: number, height: number, sink: RowSink): Promise<Uint8Array> {
-  const resizer = width === source.width && height === source.height ? null : new StreamingResizer(source.width, source.height, width, height);
-  for await (const band of source.bands(BAND_PIXELS)) {
-    if (!resizer) await sink.write(band.pixels);
-    else for (const rows of resizer.push(band.pixels)) await sink.write(rows);
-    memoryProbe.sample();
+export async function transcode<Out extends FileBytes>(
+  source: BandSource,
+  width: number,
+  height: number,
+  sink: RowSink<Out>,
+  reopen?: () => Promise<BandSource>,
+): Promise<Out> {
+  const passes = sink.passes ?? 1;
+  if (passes > 1 && !reopen) throw new Error("transcode: a sink of several passes needs a way to reopen the source");
+  for (let pass = 1; pass <= passes; pass++) {
+    const from = pass === 1 ? source : await (reopen as () => Promise<BandSource>)();
+    const resizer = width === from.width && height === from.height ? null : new StreamingResizer(from.width, from.height, width, height);
+    for await (const band of from.bands(BAND_PIXELS)) {
+      if (!resizer) await sink.write(band.pixels);
+      else for (const rows of resizer.push(band.pixels)) await sink.write(rows);
+      memoryProbe.sample();
+    }
+    if (pass < passes) sink.endPass?.();
   }
   return sink.finish();
 }

@@ -1,4 +1,4 @@
-import { encodeGif } from "../codecs/gif";
+import { encodeGif, readGifFrame } from "../codecs/gif";
 import { OXIPNG_PIXELS } from "../memory/budget";
 import { optimisePixels, optimisePng } from "../codecs/oxipng";
 import { writePalettePng, writePng } from "../codecs/png-writer";
@@ -13,12 +13,15 @@ import { withPngIcc } from "../formats/metadata";
 import { swapsAxes } from "../pixels/orientation";
 import { quantize } from "../pixels/quantize";
 import type { ImageResult } from "./result";
+import type { FileBytes } from "../../../storage/file-bytes";
 import { compressLargeJpeg, STREAM_PIXELS, transcode } from "../memory/streaming";
-import { pngInterlaced, sinkRoad, sourceRoad } from "../memory/paths";
+import { inputFacts, sinkRoad, sourceRoad } from "../memory/paths";
 import { openSink } from "../memory/sinks";
+import { recordSource } from "../memory/roads-taken";
 import { bandedOrientation, openSource } from "../memory/sources";
 import { quantizePngStreaming } from "../pixels/quantize-stream";
-import type { ImageHeader, Pixels } from "../types";
+import type { ImageFormat, ImageHeader, Pixels } from "../types";
+import { resizeImage } from "./resize-image";
 
 // Compress keeps the source format (api.md). JPEG: re-quantised in the DCT
 // domain to MozJPEG's tables at `quality` (jpeg/requantize.ts), or MozJPEG at
@@ -54,7 +57,7 @@ async function encodeSameFormat(d: Decoded, quality: number): Promise<Uint8Array
   }
 }
 
-function neverLarger(input: Uint8Array, encoded: Uint8Array | null, notes: string[]): Uint8Array {
+function neverLarger(input: Uint8Array, encoded: FileBytes | null, notes: string[]): FileBytes {
   if (!encoded) return input;
   if (encoded.length < input.length) return encoded;
   notes.push("the re-encoded file was not smaller, so the original is returned unchanged");
@@ -99,11 +102,27 @@ async function compressPngInBands(input: Uint8Array, quality: number, header: Im
   return { bytes, format: "png", width, height, originalWidth: width, originalHeight: height, notes };
 }
 
+/**
+ * Other formats read in bands (big BMP, GIF, TIFF...): re-encoded in their own
+ * format through the same banded roads as a conversion. An animated GIF is
+ * returned as it is, as on the whole road.
+ */
+async function compressInBands(input: Uint8Array, quality: number, format: ImageFormat): Promise<ImageResult> {
+  const frames = format === "gif" ? readGifFrame(input).frames : 1;
+  if (frames > 1) {
+    const { width, height } = readHeader(input);
+    const notes = [`animated GIF (${frames} frames) returned unchanged: recompressing would drop the animation`];
+    return { bytes: input, format, width, height, originalWidth: width, originalHeight: height, notes };
+  }
+  const r = await resizeImage(input, { format, quality, paletteQuality: quality });
+  return { ...r, bytes: neverLarger(input, r.bytes, r.notes) };
+}
+
 export async function compressImage(input: Uint8Array, quality: number): Promise<ImageResult> {
   const header = readHeader(input);
   const pixels = header.width * header.height;
   const format = header.format;
-  const road = sourceRoad({ format, pixels, interlaced: format === "png" && pngInterlaced(input) });
+  const road = sourceRoad(inputFacts(input, header));
   if (format === "jpeg") {
     const done = await compressJpeg(input, quality, header);
     if (done) return done;
@@ -111,12 +130,15 @@ export async function compressImage(input: Uint8Array, quality: number): Promise
   if (road === "png-bands") {
     const done = await compressPngInBands(input, quality, header);
     if (done) return done;
+  } else if (road !== "whole" && road !== "jpeg-bands") {
+    return compressInBands(input, quality, format);
   }
   await fitWorker({
     input: { format, pixels },
     source: "whole",
-    output: { format, width: header.width, height: header.height, sink: sinkRoad(format, pixels, 1) },
+    output: { format, width: header.width, height: header.height, sink: sinkRoad(format, pixels) },
   });
+  recordSource("whole");
   const d = await decodeImage(input);
   const swap = swapsAxes(d.orientation);
   const width = swap ? d.pixels.height : d.pixels.width;

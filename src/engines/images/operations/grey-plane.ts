@@ -1,6 +1,6 @@
 import { readHeader } from "../formats/header";
 import type { RowSink } from "../memory/bands";
-import { pngInterlaced, sourceRoad } from "../memory/paths";
+import { inputFacts, sourceRoad } from "../memory/paths";
 import { openSource } from "../memory/sources";
 import { transcode } from "../memory/streaming";
 import type { Pixels } from "../types";
@@ -33,7 +33,7 @@ class GreyPlaneSink implements RowSink {
  */
 export async function greyPlane(input: Uint8Array, width: number, height: number): Promise<{ data: Uint8Array; width: number; height: number }> {
   const header = readHeader(input);
-  const road = sourceRoad({ format: header.format, pixels: header.width * header.height, interlaced: header.format === "png" && pngInterlaced(input) });
+  const road = sourceRoad(inputFacts(input, header));
   const { source } = await openSource(input, road);
   return { data: await transcode(source, width, height, new GreyPlaneSink(width, height)), width, height };
 }

@@ -5,9 +5,11 @@ import { encodeImage } from "../codecs/encode";
 import { checkPixels, readHeader } from "../formats/header";
 import { fitWorker } from "../memory/memory-fit";
 import { swapsAxes } from "../pixels/orientation";
-import { pngInterlaced, sinkRoad, sourceRoad, type SourceRoad } from "../memory/paths";
+import { inputFacts, sinkRoad, sourceRoad, turnsRows, type InputFacts, type SourceRoad } from "../memory/paths";
 import { WASM_RESIZE_PIXELS } from "../memory/budget";
 import { openSink } from "../memory/sinks";
+import { UprightSource } from "../memory/upright-source";
+import { recordSource } from "../memory/roads-taken";
 import { bandedOrientation, openSource } from "../memory/sources";
 import { resizeInJs, transcode } from "../memory/streaming";
 import type { ImageResult } from "./result";
@@ -23,6 +25,8 @@ export interface ResizeRequest {
   quality: number;
   /** A big JPEG shrunk by 1/2, 1/4 or 1/8 takes that DCT-domain decode as the whole resampling, without the usual antialiasing margin (PDF images, whose scales are snapped to these). */
   directDctScale?: boolean;
+  /** GIF outputs: the palette's quality (compress); by default the most accurate palette. */
+  paletteQuality?: number;
 }
 
 /** Target size: both sides as given, or one side with the other kept in proportion (api.md). */
@@ -45,7 +49,13 @@ const keepsSize = (req: ResizeRequest) => req.width === undefined && req.height 
  * on the fly into the output's sink, in stored order; the sink applies the
  * orientation (as a JPEG tag, AVIF irot/imir, or by turning a whole picture).
  */
-async function resizeBanded(input: Uint8Array, header: ImageHeader, road: Exclude<SourceRoad, "whole">, req: ResizeRequest): Promise<ImageResult> {
+async function resizeBanded(
+  input: Uint8Array,
+  header: ImageHeader,
+  facts: InputFacts,
+  road: Exclude<SourceRoad, "whole">,
+  req: ResizeRequest,
+): Promise<ImageResult> {
   // Orientation and upright size first: a resize target is given upright.
   const orientation = bandedOrientation(input, road);
   const swap = swapsAxes(orientation);
@@ -54,35 +64,53 @@ async function resizeBanded(input: Uint8Array, header: ImageHeader, road: Exclud
   checkPixels(w, h, "The resized image");
   const [storedW, storedH] = swap ? [h, w] : [w, h];
   const format = req.format ?? header.format;
-  const sink = sinkRoad(format, w * h, orientation);
+  const sink = sinkRoad(format, w * h);
+  const turned = orientation !== 1 && turnsRows(sink);
   await fitWorker({
-    input: { format: header.format, pixels: header.width * header.height },
+    input: {
+      format: header.format,
+      pixels: header.width * header.height,
+      indexPlane: facts.indexPlane,
+      webpAlpha: facts.webpAlpha,
+      avifBandsBytesPerPixel: facts.avifBandsBytesPerPixel,
+    },
     source: road,
-    output: { format, width: storedW, height: storedH, sink },
+    output: { format, width: storedW, height: storedH, sink, turned },
   });
   // A big JPEG shrunk a lot starts from a reduced-scale decode.
-  const opened = await openSource(input, road, keepsSize(req) ? undefined : { width: storedW, height: storedH, direct: req.directDctScale });
-  const bytes = await transcode(opened.source, storedW, storedH, openSink(sink, { ...opened, format, width: storedW, height: storedH, quality: req.quality }));
+  const shrinkTo = keepsSize(req) ? undefined : { width: storedW, height: storedH, direct: req.directDctScale };
+  const opened = await openSource(input, road, shrinkTo);
+  const spec = { ...opened, format, width: storedW, height: storedH, quality: req.quality, paletteQuality: req.paletteQuality };
+  const reopen = async () => (await openSource(input, road, shrinkTo, true)).source;
+  if (turned) {
+    // Rows must reach the writer upright: gathered a band of upright rows per pass over the source.
+    const upright = new UprightSource(reopen, storedW, storedH, orientation);
+    const bytes = await transcode(upright, w, h, openSink(sink, { ...spec, width: w, height: h, orientation: 1 }));
+    return { bytes, format, width: w, height: h, originalWidth: srcW, originalHeight: srcH, notes: opened.notes };
+  }
+  const bytes = await transcode(opened.source, storedW, storedH, openSink(sink, spec), reopen);
   return { bytes, format, width: w, height: h, originalWidth: srcW, originalHeight: srcH, notes: opened.notes };
 }
 
 export async function resizeImage(input: Uint8Array, req: ResizeRequest): Promise<ImageResult> {
   const header = readHeader(input);
   const pixels = header.width * header.height;
-  const road = sourceRoad({ format: header.format, pixels, interlaced: header.format === "png" && pngInterlaced(input) });
-  if (road !== "whole") return resizeBanded(input, header, road, req);
+  const facts = inputFacts(input, header);
+  const road = sourceRoad(facts);
+  if (road !== "whole") return resizeBanded(input, header, facts, road, req);
   // Decoding is checked from the header; the target size is only known (and
   // validated) once the orientation is, after decoding, and checked then.
   const source = { format: header.format, pixels };
   // A convert's output size is the input's: the whole call is checked before decoding.
   const sameSize = keepsSize(req) ? { format: req.format ?? header.format, width: header.width, height: header.height } : null;
-  await fitWorker({ input: source, source: "whole", output: sameSize ? { ...sameSize, sink: sinkRoad(sameSize.format, pixels, 1) } : undefined });
+  await fitWorker({ input: source, source: "whole", output: sameSize ? { ...sameSize, sink: sinkRoad(sameSize.format, pixels) } : undefined });
+  recordSource("whole");
   const d = await decodeImage(input);
   const px = upright(d);
   const [w, h] = keepsSize(req) ? [px.width, px.height] : targetSize(px.width, px.height, req);
   checkPixels(w, h, "The resized image");
   const format = req.format ?? d.format;
-  await fitWorker({ input: source, source: "whole", output: { format, width: w, height: h, sink: sinkRoad(format, w * h, 1) } });
+  await fitWorker({ input: source, source: "whole", output: { format, width: w, height: h, sink: sinkRoad(format, w * h) } });
   const small = px.width * px.height + w * h <= WASM_RESIZE_PIXELS;
   const out = w === px.width && h === px.height ? px : small ? await resizeLanczos3(px, w, h) : resizeInJs(px, w, h);
   const bytes = await encodeImage(out, format, { quality: req.quality, icc: d.icc });

@@ -1,8 +1,10 @@
+import type { FileBytes } from "../../../storage/file-bytes";
 import type { ImageFormat } from "../types";
 
 /** What every image operation answers. Sizes are as displayed (after orientation). */
 export interface ImageResult {
-  bytes: Uint8Array;
+  /** The file, in pieces when it was written so (storage streams them). */
+  bytes: FileBytes;
   format: ImageFormat;
   width: number;
   height: number;

@@ -5,53 +5,47 @@ import type { Pixels } from "../types";
 /** Orientations 5..8 swap width and height. */
 export const swapsAxes = (orientation: number): boolean => orientation >= 5 && orientation <= 8;
 
+/**
+ * Where the pixels of stored row `y` land in the upright raster: stored pixel
+ * (x, y) goes to upright index `base + x * step` (index = row * upright width
+ * + column). Lets a writer place rows as they arrive, in stored order, without
+ * an upright copy of the picture.
+ */
+export function rowPlacement(orientation: number, w: number, h: number, y: number): { base: number; step: number } {
+  const ow = swapsAxes(orientation) ? h : w;
+  switch (orientation) {
+    case 2:
+      return { base: y * ow + w - 1, step: -1 };
+    case 3:
+      return { base: (h - 1 - y) * ow + w - 1, step: -1 };
+    case 4:
+      return { base: (h - 1 - y) * ow, step: 1 };
+    case 5:
+      return { base: y, step: ow };
+    case 6:
+      return { base: h - 1 - y, step: ow };
+    case 7:
+      return { base: (w - 1) * ow + h - 1 - y, step: -ow };
+    case 8:
+      return { base: (w - 1) * ow + y, step: -ow };
+    default:
+      return { base: y * ow, step: 1 };
+  }
+}
+
 /** Returns upright pixels; orientation 1 returns the input itself. */
 export function applyOrientation(px: Pixels, orientation: number): Pixels {
   if (orientation <= 1 || orientation > 8) return px;
   const { width: w, height: h } = px;
   const swap = swapsAxes(orientation);
-  const ow = swap ? h : w;
-  const oh = swap ? w : h;
   const src = new Uint32Array(px.data.buffer, px.data.byteOffset, w * h);
   const out = new Uint8Array(w * h * 4);
   const dst = new Uint32Array(out.buffer);
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let dx: number, dy: number;
-      switch (orientation) {
-        case 2:
-          dx = w - 1 - x;
-          dy = y;
-          break;
-        case 3:
-          dx = w - 1 - x;
-          dy = h - 1 - y;
-          break;
-        case 4:
-          dx = x;
-          dy = h - 1 - y;
-          break;
-        case 5:
-          dx = y;
-          dy = x;
-          break;
-        case 6:
-          dx = h - 1 - y;
-          dy = x;
-          break;
-        case 7:
-          dx = h - 1 - y;
-          dy = w - 1 - x;
-          break;
-        default:
-          dx = y;
-          dy = w - 1 - x;
-          break; // 8
-      }
-      dst[dy * ow + dx] = src[y * w + x];
-    }
+    const { base, step } = rowPlacement(orientation, w, h, y);
+    for (let x = 0, i = base; x < w; x++, i += step) dst[i] = src[y * w + x];
   }
-  return { data: out, width: ow, height: oh };
+  return { data: out, width: swap ? h : w, height: swap ? w : h };
 }
 
 /**

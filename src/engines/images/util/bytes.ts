@@ -94,7 +94,8 @@ export class ByteWriter {
     this.buf[at + 3] = v >>> 24;
   }
 
+  /** The bytes written; no copy when the buffer was sized exactly (big files are written that way). */
   result(): Uint8Array {
-    return this.buf.slice(0, this.length);
+    return this.length === this.buf.length ? this.buf : this.buf.slice(0, this.length);
   }
 }

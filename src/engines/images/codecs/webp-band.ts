@@ -1,0 +1,33 @@
+import createWebpBand, { type WebpBandModule } from "../../../../wasm/webp-band/webp_band.js";
+import wasm from "../../../../wasm/webp-band/webp_band.wasm";
+import { samplePeak } from "../../heap";
+import { perCallInstances, type WithMemory } from "./per-call-instance";
+
+// Our libwebp build for pictures too big for jSquash's whole-image codec
+// (wasm/webp-band/, see its README): lossy WebP written from YUV planes
+// filled band by band, and read a few macroblock rows at a time.
+// One instance per call (per-call-instance.ts); the C side keeps one
+// encoder and one decoder state.
+
+export type WebpBand = WithMemory<WebpBandModule>;
+
+const instances = perCallInstances("webp_band", createWebpBand as never, wasm);
+
+/** A fresh instance for one call; give it back with `closeWebpBand`. */
+export function openWebpBand(): Promise<{ m: WebpBand; ref: WeakRef<WebpBand> }> {
+  return instances.open() as Promise<{ m: WebpBand; ref: WeakRef<WebpBand> }>;
+}
+
+/** The call is done with its instance: its heap is counted no more (and goes with the last reference). */
+export function closeWebpBand(ref: WeakRef<WebpBand>): void {
+  samplePeak();
+  instances.close(ref as never);
+}
+
+/** The C side's last message. */
+export function bandMessage(m: WebpBand): string {
+  const heap = m.HEAPU8;
+  let s = "";
+  for (let i = m._band_message(); heap[i] && s.length < 200; i++) s += String.fromCharCode(heap[i]);
+  return s;
+}

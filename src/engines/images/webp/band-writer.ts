@@ -1,0 +1,143 @@
+import { EngineError } from "../../errors";
+import { trimCodecHeaps } from "../codecs/emscripten";
+import { bandMessage, closeWebpBand, openWebpBand, type WebpBand } from "../codecs/webp-band";
+import { withWebpIcc } from "../formats/metadata";
+import type { RowSink } from "../memory/bands";
+import { memoryProbe } from "../memory/probe";
+import { swapsAxes } from "../pixels/orientation";
+import type { Pixels } from "../types";
+import { noteHeap, webpBandProbe } from "./probe";
+
+// Lossy WebP written without the picture ever being whole as RGBA: rows come
+// in stored order and go straight into libwebp's YUV 4:2:0 planes in our WASM
+// heap (1.5 bytes a pixel, plus an alpha plane from the first translucent
+// pixel on), already turned upright, then libwebp encodes the planes.
+// Settings are libwebp's defaults (method 4, as cwebp and jSquash's encoder
+// use), so the file is byte-identical to `cwebp -q <quality>` of the same
+// pixels (unless the low-memory fallback below was needed).
+
+/**
+ * build.sh caps each instance's heap here (-sMAXIMUM_MEMORY): the most one
+ * call's libwebp can hold, whatever the picture.
+ */
+export const WEBP_BAND_HEAP_CAP = 72 * 1024 * 1024;
+/**
+ * libwebp's token buffer (what lets method 4 size its output in one pass, as
+ * cwebp does) is tried first at every size; on photos it costs 1 to 3 bytes a
+ * pixel besides the planes' 1.5. When it does not fit under the cap, the C
+ * side encodes the same planes again in libwebp's low-memory mode (0.3%
+ * larger). Measured in Node: 12 MP of heavy grain 53 MiB with tokens; 24 MP
+ * smooth 50 MiB with tokens (1.9 s of CPU); 24 MP of heavy grain hits the cap
+ * and falls back (6.6 s, against 5.1 s low-memory from the start). Up to this
+ * size the estimate is the measured 4.6 bytes a pixel; above it, the cap.
+ */
+export const WEBP_TOKENS_PIXELS = 12_600_000;
+/**
+ * The largest WebP written in a Worker: under the heap cap, the planes (1.5
+ * bytes a pixel) and libwebp's low-memory encoder (about 0.6 more: 24 MP
+ * took 50 MiB) fit up to about 34 MP; 30 keeps a margin.
+ */
+export const WEBP_PLANES_MAX_PIXELS = 30_000_000;
+/**
+ * The alpha plane is compressed by libwebp's lossless coder, which needs
+ * about 16 bytes a pixel of its own (3 MP with alpha: 66 MiB of heap; 4 MP
+ * did not fit under the cap): pictures with translucent pixels are written
+ * up to this size. The plane is made at the first translucent pixel, so an
+ * opaque RGBA source (a PNG saved with an unused alpha channel) is not
+ * limited.
+ */
+export const WEBP_ALPHA_PIXELS = 3_000_000;
+
+const METHOD = 4;
+
+export class WebpBandWriter implements RowSink {
+  private instance?: Promise<{ m: WebpBand; ref: WeakRef<WebpBand> }>;
+  private rows = 0;
+
+  /** `width` x `height` in stored order; `orientation` is applied as rows are placed. */
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    private readonly quality: number,
+    private readonly meta: { orientation: number; alpha: boolean; icc?: Uint8Array },
+  ) {
+    // Before any row is decoded (openSink runs before the first band).
+    if (width * height > WEBP_PLANES_MAX_PIXELS) {
+      throw new EngineError(
+        "too_large",
+        `A WebP can be written up to ${WEBP_PLANES_MAX_PIXELS / 1e6} megapixels in a Worker; this one would be ${((width * height) / 1e6).toFixed(1)}. Ask for a smaller size, or another format.`,
+      );
+    }
+  }
+
+  private open(): Promise<{ m: WebpBand; ref: WeakRef<WebpBand> }> {
+    this.instance ??= openWebpBand().then((it) => {
+      if (!it.m._enc_begin(this.width, this.height, this.meta.orientation, this.meta.alpha ? 1 : 0)) {
+        const why = bandMessage(it.m);
+        closeWebpBand(it.ref);
+        throw new Error(`WebP encode failed: ${why}.`);
+      }
+      return it;
+    });
+    return this.instance;
+  }
+
+  async write(rows: Pixels): Promise<void> {
+    try {
+      await this.place(rows);
+    } catch (err) {
+      // The call ends here: its instance goes now, not with the garbage.
+      await this.close();
+      throw err;
+    }
+  }
+
+  private async close(): Promise<void> {
+    const it = await this.instance?.catch(() => undefined);
+    this.instance = undefined;
+    if (!it) return;
+    it.m._enc_release();
+    closeWebpBand(it.ref);
+  }
+
+  private async place(rows: Pixels): Promise<void> {
+    const { m } = await this.open();
+    const rowBytes = this.width * 4;
+    const at = m._enc_buffer(rows.height);
+    if (!at) throw new Error(`WebP encode failed: ${bandMessage(m)}.`);
+    // Read HEAPU8 after the allocation: a grown heap is a new buffer.
+    m.HEAPU8.set(rows.data.subarray(0, rows.height * rowBytes), at);
+    if (!m._enc_rows(rows.height)) throw new Error(`WebP encode failed: ${bandMessage(m)}.`);
+    this.rows += rows.height;
+    const pixels = this.width * this.height;
+    if (pixels > WEBP_ALPHA_PIXELS && m._enc_translucent()) {
+      throw new EngineError(
+        "too_large",
+        `A WebP with transparency can be written up to ${WEBP_ALPHA_PIXELS / 1e6} megapixels in a Worker (libwebp compresses the alpha plane whole); ` +
+          `this one would be ${(pixels / 1e6).toFixed(1)}. Send a smaller image, or convert to PNG or AVIF.`,
+      );
+    }
+    memoryProbe.sample();
+  }
+
+  async finish(): Promise<Uint8Array> {
+    const { m } = await this.open();
+    try {
+      if (this.rows !== this.height) throw new Error(`WebP band writer got ${this.rows} of ${this.height} rows`);
+      // The reader's codec heaps (MozJPEG's decoder) are done with: dropped
+      // before libwebp grows ours, so the two never coexist (memory-fit.ts).
+      trimCodecHeaps(0);
+      const n = m._enc_finish(this.quality, METHOD, 0);
+      memoryProbe.sample();
+      noteHeap(m.memory.buffer.byteLength);
+      if (n < 0) throw new Error(`WebP encode failed: ${bandMessage(m)}.`);
+      const out = m.HEAPU8.slice(m._enc_output(), m._enc_output() + n);
+      webpBandProbe.planeWrites++;
+      if (m._enc_used_low_memory()) webpBandProbe.lowMemoryWrites++;
+      const [w, h] = swapsAxes(this.meta.orientation) ? [this.height, this.width] : [this.width, this.height];
+      return withWebpIcc(out, this.meta.icc, w, h);
+    } finally {
+      await this.close();
+    }
+  }
+}

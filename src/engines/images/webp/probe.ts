@@ -1,0 +1,17 @@
+// What the WebP band roads did, for tests: the Worker runs in the test's
+// isolate, and local workerd never fails on memory, so an output check alone
+// passes whichever road ran. Counters only grow; tests compare before/after.
+
+export const webpBandProbe = {
+  /** Lossy WebPs read in bands (webp/band-source.ts). */
+  bandedReads: 0,
+  /** Files written from YUV planes (webp/band-writer.ts), and how many of them fell back to libwebp's low-memory encoder. */
+  planeWrites: 0,
+  lowMemoryWrites: 0,
+  /** The largest heap one of our instances reached, in bytes. */
+  largestHeap: 0,
+};
+
+export function noteHeap(bytes: number): void {
+  if (bytes > webpBandProbe.largestHeap) webpBandProbe.largestHeap = bytes;
+}

@@ -1,0 +1,23 @@
+// Types of the Emscripten glue build.sh writes for webp-band.c.
+export interface WebpBandModule {
+  HEAPU8: Uint8Array;
+  _band_message(): number;
+  _enc_begin(width: number, height: number, orientation: number, alpha: number): number;
+  _enc_buffer(rows: number): number;
+  _enc_rows(rows: number): number;
+  _enc_finish(quality: number, method: number, lowMemory: number): number;
+  _enc_output(): number;
+  _enc_release(): void;
+  _enc_translucent(): number;
+  _enc_used_low_memory(): number;
+  _dec_input(size: number): number;
+  _dec_open(size: number): number;
+  _dec_width(): number;
+  _dec_height(): number;
+  _dec_window(): number;
+  _dec_rows(rows: number): number;
+  _dec_close(): void;
+}
+
+declare const createWebpBand: (options?: object) => Promise<WebpBandModule>;
+export default createWebpBand;
