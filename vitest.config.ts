@@ -41,6 +41,8 @@ export default defineConfig(async () => {
             BROWSER_PAGE_TIMEOUT_MS: "6000",
             JWT_SECRET: "test-jwt-secret-0123456789abcdef",
             MAIL_FROM: "alerts@docapi.test",
+            // Auth tests read sign-in links from GET /dev/mailbox.json, as a developer would.
+            DEV_MAILBOX: "true",
             ADMIN_TOKEN: "test-admin-token",
             ALLOW_INSECURE_WEBHOOKS: "true",
             ALLOW_PRIVATE_WEBHOOK_TARGETS: "true",

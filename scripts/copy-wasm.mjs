@@ -50,3 +50,5 @@ if (existsSync(mupdfJs)) {
 if (!(await import("./copy-qpdf.mjs")).copyQpdf(nm, out)) process.exitCode = 1; // qpdf (WASM) and its ES-module glue, for Repair PDF
 (await import("./copy-ocr.mjs")).copyOcr(); // Tesseract (WASM), its glue and the English model, for OCR (docs/tools/ocr.md)
 console.log(`copy-wasm: ${copied} files and the MuPDF factory in wasm/`);
+// The web console's script and style, as a module the Worker imports (scripts/console-build.mjs).
+await (await import("./console-build.mjs")).buildConsole();

@@ -32,6 +32,11 @@ const migrate = spawnSync(process.execPath, [wrangler, "d1", "migrations", "appl
 });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
-const child = spawn(process.execPath, [wrangler, "dev", ...WORKER_CONFIGS, ...devArgs(process.argv.slice(2))], { cwd: root, env, stdio: "inherit" });
+// DEV_MAILBOX: sign-in links are read at http://127.0.0.1:8787/dev/mailbox (docs/operations.md).
+const child = spawn(process.execPath, [wrangler, "dev", ...WORKER_CONFIGS, "--var", "DEV_MAILBOX:true", ...devArgs(process.argv.slice(2))], {
+  cwd: root,
+  env,
+  stdio: "inherit",
+});
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -1,8 +1,10 @@
 import { Hono } from "hono";
+import { sessionRenewal } from "./auth/session-renewal";
 import { ApiError, problemResponse } from "./errors";
 import type { AppEnv } from "./http/context";
 import { accountScope, idempotent } from "./http/idempotency";
 import { mountRoutes } from "./http/route-mount";
+import { devMailbox } from "./routes/dev-mailbox";
 import { ROUTES } from "./routes/registry";
 import { settingsOf } from "./settings";
 import { toolRoute } from "./tools/pipeline";
@@ -26,6 +28,11 @@ export function buildApp(): Hono<AppEnv> {
     if (new URL(c.req.url).pathname !== "/") settingsOf(c.env);
     await next();
   });
+
+  // The console's session cookie: sliding renewal, and cleared once dead (auth/session-renewal.ts).
+  app.use("*", sessionRenewal);
+  // GET /dev/mailbox, only with DEV_MAILBOX=true (routes/dev-mailbox.ts).
+  app.use("/dev/*", devMailbox);
 
   app.onError((err, c) => problemResponse(c, err));
   app.notFound((c) => problemResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));

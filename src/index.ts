@@ -1,3 +1,4 @@
+import { purgeEndedSignIns } from "./auth/sessions";
 import { buildApp } from "./app";
 import type { Env } from "./env";
 import { purgeIdempotencyKeys } from "./http/idempotency";
@@ -16,5 +17,6 @@ export default {
   scheduled: async (_event, env) => {
     await flushOutbox(env);
     await purgeIdempotencyKeys(env.DB);
+    await purgeEndedSignIns(env.DB);
   },
 } satisfies ExportedHandler<Env>;

@@ -40,7 +40,7 @@ function toolOperation(tool: ToolDef) {
     description: `${tool.summary}\n\nOperations: ${costs}.`,
     tags: ["tools"],
     "x-operations": tool.operations,
-    security: [{}, { apiKey: [] }, { bearer: [] }],
+    security: [{}, { apiKey: [] }, { bearer: [] }, { sessionCookie: [] }],
     parameters: [{ $ref: "#/components/parameters/IdempotencyKey" }],
     requestBody: { required: true, content: { [media]: { schema: jsonSchema(tool.request, "input") } } },
     responses: {
@@ -97,6 +97,12 @@ function document(serverUrl: string, info: { title: string; description: string 
       securitySchemes: {
         apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key (dt_live_...), created with POST /api/v1/keys." },
         bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A dashboard JWT of a user." },
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: "__Host-session",
+          description: "The console's session (POST /api/v1/auth/session); state-changing calls also need X-CSRF-Token.",
+        },
         adminToken: { type: "http", scheme: "bearer", description: "The operator token (ADMIN_TOKEN)." },
       },
       parameters: { IdempotencyKey: IDEMPOTENCY_KEY },

@@ -60,6 +60,10 @@ const SETTINGS = z.object({
   AI_API_KEY: optionalText,
   AI_TEXT_MODEL: optionalText,
   AI_VISION_MODEL: optionalText,
+  /** Console sign-in (docs/operations.md): `open` lets an unknown e-mail's sign-in link create a free account. */
+  SIGNUP: z.enum(["open", "closed"], { error: "must be open or closed" }).default("closed"),
+  /** Dev and tests only: serves the outbox at GET /dev/mailbox (src/routes/dev-mailbox.ts). */
+  DEV_MAILBOX: flag,
   /** Per model call; 60 s by default (src/engines/ai/budgets.ts). */
   AI_TIMEOUT_MS: milliseconds,
 });

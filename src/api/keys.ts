@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { displayPrefix, generateKeySecret, hashKeySecret } from "../auth/api-keys";
+import { LAST_USE_INTERVAL_MS } from "../auth/key-usage";
 import { KEY_PERMISSIONS, type KeyPermission } from "../auth/principal";
 import { meterFor } from "../billing/meter";
 import { PLANS } from "../config";
@@ -41,6 +42,7 @@ function present(k: KeyRow, used: number) {
     created_at: k.createdAt,
     expires_at: k.expiresAt,
     revoked_at: k.revokedAt,
+    last_used_at: k.lastUsedAt,
   };
 }
 
@@ -59,6 +61,12 @@ const apiKeyView = z.object({
   created_at: z.string(),
   expires_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
+  last_used_at: z
+    .string()
+    .nullable()
+    .describe(
+      `When the key last authenticated a request, to within ${LAST_USE_INTERVAL_MS / 60_000} minutes (it is recorded at most that often); null if never used.`,
+    ),
 });
 
 const keyIdParams = z.object({ keyId: z.string().describe("The key's id (key_...).") });
@@ -124,6 +132,28 @@ const listKeys = defineRoute({
       .orderBy(desc(schema.apiKeys.createdAt));
     const spend: Record<string, number> = rows.length ? await meterFor(c.env, caller.accountId).keySpend(rows.map((r) => r.id)) : {};
     return c.json({ data: rows.map((r) => present(r, spend[r.id] ?? 0)) });
+  },
+});
+
+const getKey = defineRoute({
+  id: "getKey",
+  method: "get",
+  path: "/api/v1/keys/{keyId}",
+  tags,
+  summary: "One API key",
+  auth: "jwt",
+  params: keyIdParams,
+  problems: ["not_found"],
+  responses: { 200: { description: "The key, as the list shows it; never its secret", schema: apiKeyView } },
+  handler: async (c, { caller, params }) => {
+    const rows = await database(c.env.DB)
+      .select()
+      .from(schema.apiKeys)
+      .where(and(eq(schema.apiKeys.id, params.keyId), eq(schema.apiKeys.accountId, caller.accountId)))
+      .limit(1);
+    if (!rows[0]) throw new ApiError("not_found", "No such key in your account.");
+    const spend = await meterFor(c.env, caller.accountId).keySpend([rows[0].id]);
+    return c.json(present(rows[0], spend[rows[0].id] ?? 0));
   },
 });
 
@@ -209,7 +239,7 @@ const revokeKey = defineRoute({
   },
 });
 
-export const KEY_ROUTES = [listScopes, keyLimits, listKeys, createKey, revokeKey];
+export const KEY_ROUTES = [listScopes, keyLimits, listKeys, getKey, createKey, revokeKey];
 
 async function activeKeyCount(d1: D1Database, accountId: string): Promise<number> {
   const row = await d1

@@ -8,6 +8,8 @@ import { database, schema } from "../db/client";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
 import { defineRoute } from "../http/route";
+import { sendMail } from "../mail/mailer";
+import { invitationMail } from "../mail/templates";
 import { emitEvent } from "../webhooks/emit";
 
 // Team members and invitations (decisions.md, Account and team). Rules beyond
@@ -86,7 +88,8 @@ const invite = defineRoute({
   path: "/api/v1/team/invitations",
   tags,
   summary: "Invite someone by e-mail",
-  description: "Replaces any pending invitation for the same address. The `invite_token` is shown once; the invitee accepts with it within 7 days.",
+  description:
+    "Replaces any pending invitation for the same address and e-mails the invitee a console link holding the token. The `invite_token` is also shown here once; the invitee accepts with it within 7 days.",
   auth: "jwt:manage_team",
   body: inviteSchema,
   problems: ["conflict"],
@@ -129,6 +132,7 @@ const invite = defineRoute({
     ]);
     const data = { invitation_id: id, email: body.email, role: body.role, invited_by: actor.userId, expires_at: expiresAt };
     await emitEvent(c.env, actor.accountId, "team.member.invited", data);
+    await sendMail(c.env, [invitationMail(new URL(c.req.url).origin, body.email, actor.accountId, body.role, token, expiresAt)]);
     return c.json({ id, email: body.email, role: body.role, invited_by: actor.userId, expires_at: expiresAt, invite_token: token }, 201);
   },
 });

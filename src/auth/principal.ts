@@ -17,7 +17,16 @@ export type Principal =
       permissions: KeyPermission[];
       creditLimit: number | null;
     }
-  | { kind: "user"; accountId: string; plan: PlanName; userId: string; role: Role };
+  | { kind: "user"; accountId: string; plan: PlanName; userId: string; role: Role; session?: SessionRef };
+
+/** The console session behind a user's JWT (auth/sessions.ts), and how the JWT came. */
+export interface SessionRef {
+  id: string;
+  via: "cookie" | "bearer";
+  /** The JWT's iat and exp, in Unix seconds. */
+  issuedAt: number;
+  expiresAt: number;
+}
 
 export type AuthenticatedPrincipal = Exclude<Principal, { kind: "anonymous" }>;
 

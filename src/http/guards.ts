@@ -6,7 +6,7 @@ import { ApiError } from "../errors";
 export function requireUser(p: Principal): Extract<Principal, { kind: "user" }> {
   if (p.kind === "user") return p;
   if (p.kind === "key") throw new ApiError("forbidden", "This endpoint takes a dashboard token (Authorization: Bearer), not an API key.");
-  throw new ApiError("unauthorized", "A dashboard token is required (Authorization: Bearer <JWT>).");
+  throw new ApiError("unauthorized", "A dashboard token is required (Authorization: Bearer <JWT>, or the console's session cookie).");
 }
 
 export function requireTeamPermission(p: Principal, permission: "manage_webhooks" | "manage_team") {

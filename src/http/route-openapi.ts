@@ -25,9 +25,9 @@ const authProblems = (auth: RouteAuth): ErrorCode[] => AUTH_PROBLEMS[auth] ?? AU
 
 const SECURITY: Record<string, Record<string, string[]>[]> = {
   public: [],
-  jwt: [{ bearer: [] }],
-  "jwt:": [{ bearer: [] }],
-  "key-or-jwt:": [{ apiKey: [] }, { bearer: [] }],
+  jwt: [{ bearer: [] }, { sessionCookie: [] }],
+  "jwt:": [{ bearer: [] }, { sessionCookie: [] }],
+  "key-or-jwt:": [{ apiKey: [] }, { bearer: [] }, { sessionCookie: [] }],
   admin: [{ adminToken: [] }],
 };
 

@@ -2,6 +2,7 @@ import { and, asc, desc, gte, isNotNull, isNull, lt, eq } from "drizzle-orm";
 import { database, schema } from "../db/client";
 import type { Env } from "../env";
 import { settingsOf } from "../settings";
+import { redactSecrets, SECRET_TEMPLATES } from "./templates";
 
 // The outbox is where every e-mail the service writes goes first (decisions.md
 // names it for the webhook-disabled alert); this module sends it. Writing a
@@ -29,7 +30,7 @@ export interface OutboxFlush {
 
 /** Sends unsent outbox rows (oldest first). Never throws: mail is bookkeeping, not the caller's work. */
 export async function flushOutbox(env: Env): Promise<OutboxFlush> {
-  const from = settingsOf(env).MAIL_FROM;
+  const { MAIL_FROM: from, DEV_MAILBOX: devMailbox } = settingsOf(env);
   if (!env.EMAIL || !from) return { sent: 0, failed: 0, skipped: "no_sender" };
   const db = database(env.DB);
   const t = schema.outboxEmails;
@@ -43,10 +44,13 @@ export async function flushOutbox(env: Env): Promise<OutboxFlush> {
   for (const row of rows) {
     try {
       const result = await env.EMAIL.send({ from, to: row.toEmail, subject: row.subject, text: row.body });
+      // A sign-in or invitation link is a credential: once delivered, the outbox keeps no usable copy
+      // (the development mailbox, which shows sent mail, is the exception).
+      const body = SECRET_TEMPLATES.includes(row.template) && !devMailbox ? redactSecrets(row.body) : row.body;
       // The sent_at guard makes a concurrent flush that sent the same row first win; nothing is recorded twice.
       await db
         .update(t)
-        .set({ sentAt: new Date().toISOString(), messageId: result.messageId, attempts: row.attempts + 1, lastError: null })
+        .set({ sentAt: new Date().toISOString(), messageId: result.messageId, attempts: row.attempts + 1, lastError: null, body })
         .where(and(eq(t.id, row.id), isNull(t.sentAt)));
       outcome.sent++;
     } catch (err) {
@@ -65,14 +69,15 @@ export async function flushOutbox(env: Env): Promise<OutboxFlush> {
 export type OutboxStatus = "unsent" | "sent" | "failed" | "all";
 
 /** The operator's view of the outbox, newest first. */
-export async function listOutbox(env: Env, status: OutboxStatus, limit: number) {
+export async function listOutbox(env: Env, status: OutboxStatus, limit: number, to?: string) {
   const t = schema.outboxEmails;
-  const where = {
+  const byStatus = {
     unsent: and(isNull(t.sentAt), lt(t.attempts, MAX_SEND_ATTEMPTS)),
     sent: isNotNull(t.sentAt),
     failed: and(isNull(t.sentAt), gte(t.attempts, MAX_SEND_ATTEMPTS)),
     all: undefined,
   }[status];
+  const where = to === undefined ? byStatus : and(byStatus, eq(t.toEmail, to));
   const rows = await database(env.DB).select().from(t).where(where).orderBy(desc(t.id)).limit(limit);
   return rows.map((r) => ({
     id: r.id,

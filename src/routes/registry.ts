@@ -1,7 +1,10 @@
 import { ACCOUNT_ROUTES } from "../api/account";
 import { ADMIN_ROUTES } from "../api/admin";
+import { CONSOLE_ROUTES } from "../console/routes";
+import { AUTH_ROUTES } from "../api/auth";
 import { KEY_ROUTES } from "../api/keys";
 import { TEAM_ROUTES } from "../api/team";
+import { USAGE_ROUTES } from "../api/usage";
 import type { AnyRoute } from "../http/route";
 import { JOB_ROUTES } from "../jobs/api";
 import { FILE_ROUTES } from "../storage/files-route";
@@ -17,10 +20,13 @@ import { REFERENCE_ROUTES } from "./reference";
  */
 export const ROUTES: readonly AnyRoute[] = [
   ...REFERENCE_ROUTES,
+  ...CONSOLE_ROUTES,
   ...FILE_ROUTES,
   ...EXTRA_TOOL_ROUTES,
   ...KEY_ROUTES,
   ...ACCOUNT_ROUTES,
+  ...USAGE_ROUTES,
+  ...AUTH_ROUTES,
   ...JOB_ROUTES,
   ...TEAM_ROUTES,
   ...WEBHOOK_ROUTES,

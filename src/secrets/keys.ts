@@ -21,6 +21,8 @@ const HMAC_SHA256: SubtleCryptoImportKeyAlgorithm = { name: "HMAC", hash: "SHA-2
 const PURPOSES = {
   /** HS256 key of dashboard JWTs. */
   "dashboard-jwt": { secrets: ["JWT_SECRET"], salt: "docapi/dashboard-jwt", info: "v1", algorithm: HMAC_SHA256, usages: ["sign", "verify"] },
+  /** HMAC of a console session's id: its CSRF token (auth/csrf.ts). */
+  "session-csrf": { secrets: ["JWT_SECRET"], salt: "docapi/session-csrf", info: "v1", algorithm: HMAC_SHA256, usages: ["sign", "verify"] },
   /** HMAC of expiring file links (storage/signed-url.ts). */
   "file-links": { secrets: ["FILES_SIGNING_SECRET", "JWT_SECRET"], salt: "docapi/file-links", info: "v1", algorithm: HMAC_SHA256, usages: ["sign", "verify"] },
   /**

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ApiError } from "../errors";
 import { defineRoute } from "../http/route";
 import { TEST_EVENT } from "./catalog";
+import { DELIVERY_STATUSES } from "./delivery-log";
 import { enqueueDeliveries } from "./enqueue";
 import { deliveryMessage, newEnvelope } from "./messages";
 import { findEndpoint } from "./store";
@@ -22,7 +23,7 @@ const deliverySchema = z.object({
   id: z.string(),
   event: z.string(),
   event_id: z.string().describe("Shared by every delivery of one event (fan-out)."),
-  status: z.enum(["pending", "delivered", "dead"]),
+  status: z.enum(DELIVERY_STATUSES),
   attempts: z.number().int(),
   redeliveries: z.number().int(),
   next_attempt_at: z.string().nullable(),
@@ -31,6 +32,30 @@ const deliverySchema = z.object({
   last_error: z.string().nullable(),
   created_at: z.string(),
   delivered_at: z.string().nullable(),
+});
+
+// The detail adds what the list leaves out: the payload, the exact body each
+// attempt POSTs and signs (the event as subscribers get it, so it holds
+// nothing they may not see; signatures and the secret are never stored with
+// it), and the outcome of each attempt.
+const deliveryDetailSchema = deliverySchema.extend({
+  payload: z.string().describe("The JSON body sent (and signed) on every attempt and redelivery, byte for byte: {event, event_id, timestamp, data}."),
+  attempt_log: z
+    .array(
+      z.object({
+        round: z.number().int().describe("0 for the first schedule, +1 per manual redelivery (`redeliveries`)."),
+        attempt: z.number().int().describe("1-based within its round."),
+        sent_at: z.string(),
+        status_code: z.number().int().nullable().describe("The receiver's HTTP status; null when no answer came (timeout, refused target)."),
+        error: z.string().nullable().describe("Why the attempt failed; null on success."),
+        duration_ms: z.number().int(),
+      }),
+    )
+    .describe("Every attempt that reported an outcome, oldest first. An attempt still in flight is not listed yet."),
+});
+
+const listQuerySchema = deliveriesQuerySchema.extend({
+  status: z.enum(DELIVERY_STATUSES).optional().describe("Only deliveries in this state; the cursor of a filtered page continues the same filter."),
 });
 
 const sendTest = defineRoute({
@@ -66,7 +91,7 @@ const listDeliveries = defineRoute({
   summary: "The endpoint's delivery log, newest first",
   auth,
   params: endpointParams,
-  query: deliveriesQuerySchema,
+  query: listQuerySchema,
   problems: ["not_found"],
   responses: {
     200: {
@@ -76,7 +101,7 @@ const listDeliveries = defineRoute({
   },
   handler: async (c, { caller, params, query }) => {
     const row = await findEndpoint(c.env, caller.accountId, params.id);
-    const page = await endpointStub(c.env, row.id).list(query.limit, decodeCursor(query.cursor));
+    const page = await endpointStub(c.env, row.id).list(query.limit, decodeCursor(query.cursor), query.status ?? null);
     return c.json({ data: page.data, next_cursor: page.nextSeq === null ? null : encodeCursor(page.nextSeq) });
   },
 });
@@ -90,7 +115,7 @@ const getDelivery = defineRoute({
   auth,
   params: deliveryParams,
   problems: ["not_found"],
-  responses: { 200: { description: "The delivery", schema: deliverySchema } },
+  responses: { 200: { description: "The delivery, with its payload and attempt log", schema: deliveryDetailSchema } },
   handler: async (c, { caller, params }) => {
     const row = await findEndpoint(c.env, caller.accountId, params.id);
     const delivery = await endpointStub(c.env, row.id).delivery(params.deliveryId);

@@ -6,7 +6,9 @@ import type { AttemptOutcome } from "./send";
 // The delivery log of one endpoint, in its Durable Object's SQLite storage.
 // All statements are synchronous, so each method is atomic within the object.
 
-export type DeliveryStatus = "pending" | "delivered" | "dead";
+/** Every state a delivery can be in; the list's `?status=` filter accepts exactly these. */
+export const DELIVERY_STATUSES = ["pending", "delivered", "dead"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export type DeliveryRow = {
   seq: number;
@@ -54,7 +56,28 @@ export const DELIVERY_LOG_MIGRATIONS: DurableMigrations = [
 );
 CREATE INDEX IF NOT EXISTS deliveries_pending ON deliveries(status, next_attempt_at);
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT);`,
+  // 2: one row per attempt that reported an outcome (the delivery detail's history); pruned with its delivery.
+  `CREATE TABLE attempts (
+  delivery_id TEXT NOT NULL,
+  round INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  sent_at INTEGER NOT NULL,
+  status_code INTEGER,
+  error TEXT,
+  duration_ms INTEGER NOT NULL,
+  PRIMARY KEY (delivery_id, round, attempt)
+);`,
 ];
+
+export type AttemptRow = {
+  round: number;
+  attempt: number;
+  /** Epoch ms. */
+  sent_at: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+};
 
 export class DeliveryLog {
   private readonly sql: SqlStorage;
@@ -113,6 +136,16 @@ export class DeliveryLog {
   finish(id: string, round: number, attempt: number, o: AttemptOutcome, now: number): void {
     const row = this.get(id);
     if (row?.status !== "pending" || row.round !== round || row.attempts !== attempt) return;
+    this.sql.exec(
+      "INSERT OR IGNORE INTO attempts (delivery_id, round, attempt, sent_at, status_code, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      id,
+      round,
+      attempt,
+      row.last_attempt_at ?? now,
+      o.statusCode,
+      o.ok ? null : o.error,
+      Math.round(o.durationMs),
+    );
     if (o.ok) {
       this.sql.exec(
         `UPDATE deliveries SET status = 'delivered', delivered_at = ?, next_attempt_at = NULL,
@@ -149,6 +182,13 @@ export class DeliveryLog {
     return this.get(id)!;
   }
 
+  /** Every recorded attempt of a delivery, across redeliveries, oldest first. */
+  attempts(id: string): AttemptRow[] {
+    return this.sql
+      .exec<AttemptRow>("SELECT round, attempt, sent_at, status_code, error, duration_ms FROM attempts WHERE delivery_id = ? ORDER BY round, attempt", id)
+      .toArray();
+  }
+
   due(horizon: number, limit: number): DeliveryRow[] {
     return this.sql
       .exec<DeliveryRow>("SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?", horizon, limit)
@@ -160,11 +200,13 @@ export class DeliveryLog {
     return row?.t ?? null;
   }
 
-  /** Newest first; `beforeSeq` is the cursor. Returns one extra row to tell if more remain. */
-  page(limit: number, beforeSeq: number | null): DeliveryRow[] {
-    return this.sql
-      .exec<DeliveryRow>("SELECT * FROM deliveries WHERE seq < ? ORDER BY seq DESC LIMIT ?", beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1)
-      .toArray();
+  /** Newest first, optionally of one status; `beforeSeq` is the cursor. Returns one extra row to tell if more remain. */
+  page(limit: number, beforeSeq: number | null, status: DeliveryStatus | null = null): DeliveryRow[] {
+    const before = beforeSeq ?? Number.MAX_SAFE_INTEGER;
+    if (status === null) {
+      return this.sql.exec<DeliveryRow>("SELECT * FROM deliveries WHERE seq < ? ORDER BY seq DESC LIMIT ?", before, limit + 1).toArray();
+    }
+    return this.sql.exec<DeliveryRow>("SELECT * FROM deliveries WHERE status = ? AND seq < ? ORDER BY seq DESC LIMIT ?", status, before, limit + 1).toArray();
   }
 
   /** Drops finished entries past retention, at most 50 per call; one row read when nothing is due. */
@@ -172,10 +214,9 @@ export class DeliveryLog {
     const cutoff = now - RETENTION_MS;
     const oldest = this.sql.exec<{ created_at: number }>("SELECT created_at FROM deliveries ORDER BY seq LIMIT 1").toArray()[0];
     if (!oldest || oldest.created_at >= cutoff) return;
-    this.sql.exec(
-      `DELETE FROM deliveries WHERE seq IN
-         (SELECT seq FROM deliveries WHERE created_at < ? AND status <> 'pending' ORDER BY seq LIMIT 50)`,
-      cutoff,
-    );
+    // Both statements pick the same 50 rows: nothing runs between them in the object.
+    const expired = "SELECT id FROM deliveries WHERE created_at < ? AND status <> 'pending' ORDER BY seq LIMIT 50";
+    this.sql.exec(`DELETE FROM attempts WHERE delivery_id IN (${expired})`, cutoff);
+    this.sql.exec(`DELETE FROM deliveries WHERE id IN (${expired})`, cutoff);
   }
 }

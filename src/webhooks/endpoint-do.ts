@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import { MAX_ATTEMPTS } from "./backoff";
 import { attemptDelivery, runResolver } from "./attempt";
-import { DeliveryLog, type DeliveryRow } from "./delivery-log";
+import { DeliveryLog, type DeliveryRow, type DeliveryStatus } from "./delivery-log";
 import type { DeliveryMessage } from "./messages";
 import type { AttemptOutcome } from "./send";
 import { loadSendTargets } from "./store";
@@ -36,6 +36,11 @@ export interface DeliveryView {
   last_error: string | null;
   created_at: string;
   delivered_at: string | null;
+}
+
+export interface DeliveryDetail extends DeliveryView {
+  payload: string;
+  attempt_log: { round: number; attempt: number; sent_at: string; status_code: number | null; error: string | null; duration_ms: number }[];
 }
 
 export type BeginResult = { go: true; attempt: number } | { go: false };
@@ -101,16 +106,26 @@ export class WebhookEndpoint extends DurableObject<Env> {
     await this.reschedule();
   }
 
-  async list(limit: number, beforeSeq: number | null): Promise<{ data: DeliveryView[]; nextSeq: number | null }> {
-    const rows = this.log.page(limit, beforeSeq);
+  async list(limit: number, beforeSeq: number | null, status: DeliveryStatus | null = null): Promise<{ data: DeliveryView[]; nextSeq: number | null }> {
+    const rows = this.log.page(limit, beforeSeq, status);
     const more = rows.length > limit;
     const data = rows.slice(0, limit);
     return { data: data.map(deliveryView), nextSeq: more ? data[data.length - 1].seq : null };
   }
 
-  async delivery(id: string): Promise<DeliveryView | null> {
+  /** One delivery with the exact body every attempt sends (and signs) and each attempt's outcome; the list leaves both out. */
+  async delivery(id: string): Promise<DeliveryDetail | null> {
     const row = this.log.get(id);
-    return row ? deliveryView(row) : null;
+    if (!row) return null;
+    const history = this.log.attempts(id).map((a) => ({
+      round: a.round,
+      attempt: a.attempt,
+      sent_at: iso(a.sent_at)!,
+      status_code: a.status_code,
+      error: a.error,
+      duration_ms: a.duration_ms,
+    }));
+    return { ...deliveryView(row), payload: row.body, attempt_log: history };
   }
 
   /** Manual redelivery of a dead delivery, or of a pending one whose last attempt failed. */

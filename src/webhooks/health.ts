@@ -1,11 +1,12 @@
 import type { Env } from "../env";
-import { flushOutbox } from "../mail/outbox";
+import { ownerEmails, sendMail } from "../mail/mailer";
+import { webhookDisabledMail } from "../mail/templates";
 import { AUTO_DISABLE_AFTER } from "./backoff";
 import type { SendTarget } from "./store";
 
 // Endpoint health: consecutive failed attempts, counted in D1 by single
 // atomic statements, and the auto-disable at AUTO_DISABLE_AFTER with an
-// e-mail to the account's owners in the outbox (decisions.md, Webhooks).
+// e-mail to the account's owners through the mailer (decisions.md, Webhooks).
 
 export const DISABLED_BY_FAILURES = "consecutive_failures";
 
@@ -48,17 +49,9 @@ async function recordFailure(env: Env, target: SendTarget): Promise<void> {
 
 async function alertOwners(env: Env, target: SendTarget, url: string, failures: number): Promise<void> {
   console.warn("webhooks: endpoint disabled after consecutive failures", { endpoint: target.id, account: target.accountId, failures });
-  const subject = "A webhook endpoint was disabled";
-  const body =
-    `Your webhook endpoint ${target.id} (${url}) failed ${failures} deliveries in a row and has been disabled.\n` +
-    `Fix the receiver, then re-enable it with PATCH /api/v1/webhooks/${target.id} {"active": true}; ` +
-    `dead deliveries can be re-sent from its delivery log.`;
-  await env.DB.prepare(
-    `INSERT INTO outbox_emails (account_id, to_email, template, subject, body)
-     SELECT account_id, email, 'webhook_disabled', ?2, ?3 FROM users
-      WHERE account_id = ?1 AND role = 'owner' AND removed_at IS NULL`,
-  )
-    .bind(target.accountId, subject, body)
-    .run();
-  await flushOutbox(env);
+  const owners = await ownerEmails(env, target.accountId);
+  await sendMail(
+    env,
+    owners.map((to) => webhookDisabledMail(to, target.accountId, target.id, url, failures)),
+  );
 }

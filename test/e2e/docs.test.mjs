@@ -5,13 +5,14 @@
 // screen reader finds them. Without Chromium the test skips visibly (fails
 // under REQUIRE_CHROMIUM=1, as in .ci/run).
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { PDFDocument } from "pdf-lib";
 import puppeteer from "puppeteer-core";
 import { systemChromium } from "../../scripts/chrome-shim.mjs";
+import { downloaded, pdfWithPages as pdfWithPagesIn } from "./browser-files.mjs";
 import { createAccountWithKey, requireChromium, startServer } from "./server.mjs";
 
 let srv;
@@ -27,25 +28,8 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function pdfWithPages(pages, label) {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= pages; i++) doc.addPage([300, 300]).drawText(`${label} ${i}`, { x: 20, y: 250, size: 14, font });
-  const path = join(dir, `${label}.pdf`);
-  writeFileSync(path, await doc.save());
-  return path;
-}
-
-/** Waits until Chromium has finished a download into `folder`; answers its path. */
-async function downloaded(folder, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const done = readdirSync(folder).filter((f) => !f.endsWith(".crdownload"));
-    if (done.length) return join(folder, done[0]);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no download finished in ${folder}`);
-}
+/** A PDF of `pages` pages in this test's folder. */
+const pdfWithPages = (pages, label) => pdfWithPagesIn(dir, pages, label);
 
 test("/docs: paste a key, merge two PDFs from the page, follow the result link", { timeout: 180_000 }, async (t) => {
   if (!requireChromium(t)) return;

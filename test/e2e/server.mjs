@@ -55,7 +55,8 @@ export async function startServer(opts = {}) {
   if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
 
   const port = await freePort();
-  const vars = { ADMIN_TOKEN, JWT_SECRET, ...(opts.vars ?? {}) };
+  // DEV_MAILBOX as under `npm run dev`: browser tests follow sign-in links from /dev/mailbox.
+  const vars = { ADMIN_TOKEN, JWT_SECRET, DEV_MAILBOX: "true", ...(opts.vars ?? {}) };
   const args = [
     WRANGLER_JS,
     "dev",

@@ -108,8 +108,8 @@ describe("what the public document promises", () => {
   it("documents credentials per auth class: none, API key or JWT, JWT only, operator token", async () => {
     const doc = await publicDocument();
     expect(op(doc, "get", "/api/v1/redact/entity-types").security).toEqual([]);
-    expect(op(doc, "get", "/api/v1/account").security).toEqual([{ apiKey: [] }, { bearer: [] }]);
-    expect(op(doc, "post", "/api/v1/keys").security).toEqual([{ bearer: [] }]);
+    expect(op(doc, "get", "/api/v1/account").security).toEqual([{ apiKey: [] }, { bearer: [] }, { sessionCookie: [] }]);
+    expect(op(doc, "post", "/api/v1/keys").security).toEqual([{ bearer: [] }, { sessionCookie: [] }]);
     expect(op(await operatorDocument(), "post", "/admin/v1/accounts").security).toEqual([{ adminToken: [] }]);
     expect(doc.components.securitySchemes).toMatchObject({
       apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
@@ -145,7 +145,10 @@ describe("what the public document promises", () => {
     expect(query).toEqual([
       ["limit", false],
       ["cursor", false],
+      ["status", false],
     ]);
+    const status = (deliveries.parameters ?? []).find((p) => p.in === "query" && p.name === "status") as { schema?: { enum?: string[] } } | undefined;
+    expect(status?.schema?.enum).toEqual(["pending", "delivered", "dead"]);
   });
 
   it("has one operation per declared route and per tool", async () => {

@@ -49,6 +49,8 @@ export const apiKeys = sqliteTable(
     createdAt: text("created_at").notNull().default(now),
     expiresAt: text("expires_at"),
     revokedAt: text("revoked_at"),
+    /** Last authenticated use, written at most every few minutes (src/auth/key-usage.ts); null if never used. */
+    lastUsedAt: text("last_used_at"),
   },
   (t) => [uniqueIndex("api_keys_hash").on(t.keyHash), index("api_keys_account").on(t.accountId)],
 );

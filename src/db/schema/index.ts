@@ -4,3 +4,4 @@ export * from "./webhooks";
 export * from "./team";
 export * from "./jobs";
 export * from "./idempotency";
+export * from "./sessions";
