@@ -1,17 +1,7 @@
 // /docs: a self-contained reference page over /openapi.json (no CDN: the API
 // runs offline). Script and style are served as files of their own
-// (/docs/app.js, /docs/app.css) so the policy below can forbid inline script
-// and style; requests go to this origin only.
-export const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
+// (/docs/app.js, /docs/app.css) so the page's policy (http/static-text.ts)
+// can forbid inline script and style; requests go to this origin only.
 
 export const DOCS_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Document Processing API reference</title>

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CLIENT_README, CONSOLE_SCRIPT, CONSOLE_STYLE } from "../../console/dist/bundle";
 import { ApiError } from "../errors";
 import { defineRoute } from "../http/route";
+import { sendText, staticTextRoute } from "../http/static-text";
 
 // /console: the account owner's web console, served by this Worker like /docs.
 // Its script and style are built from console/src at install time
@@ -9,17 +10,6 @@ import { defineRoute } from "../http/route";
 // policy below forbids inline script and style. Every page is the same shell;
 // the script draws the page its path names and calls the API through the
 // typed client in clients/typescript.
-
-export const CONSOLE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
 
 const SHELL = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Console · Document Processing API</title>
@@ -33,27 +23,7 @@ export const CONSOLE_PAGES = ["sign-in", "invite", "keys", "webhooks", "team", "
 
 const tags = ["console"];
 
-function serve(id: string, path: string, summary: string, media: string, text: string) {
-  return defineRoute({
-    id,
-    method: "get",
-    path,
-    tags,
-    summary,
-    auth: "public",
-    responses: { 200: { description: summary, media } },
-    handler: (c) => {
-      if (media === "text/html") {
-        c.header("Content-Security-Policy", CONSOLE_CSP);
-        c.header("Cache-Control", "no-store");
-      }
-      c.header("X-Content-Type-Options", "nosniff");
-      c.header("Referrer-Policy", "no-referrer");
-      c.header("Content-Type", `${media}; charset=utf-8`);
-      return c.body(text);
-    },
-  });
-}
+const serve = (id: string, path: string, summary: string, media: string, text: string) => staticTextRoute(id, path, tags, summary, media, text);
 
 const page = defineRoute({
   id: "getConsolePage",
@@ -67,12 +37,7 @@ const page = defineRoute({
   problems: ["not_found"],
   handler: (c, { params }) => {
     if (!(CONSOLE_PAGES as readonly string[]).includes(params.page)) throw new ApiError("not_found", `No console page ${params.page}.`);
-    c.header("Content-Security-Policy", CONSOLE_CSP);
-    c.header("Cache-Control", "no-store");
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "no-referrer");
-    c.header("Content-Type", "text/html; charset=utf-8");
-    return c.body(SHELL);
+    return sendText(c, "text/html", SHELL);
   },
 });
 

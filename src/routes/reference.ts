@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { DOCS_CSP, DOCS_HTML, DOCS_STYLE } from "../docs-page";
+import { DOCS_HTML, DOCS_STYLE } from "../docs-page";
 import { defineRoute } from "../http/route";
+import { staticTextRoute } from "../http/static-text";
 import { openApiDocument, operatorOpenApiDocument } from "../openapi";
 import { DOCS_SCRIPT } from "./docs-script";
 
@@ -45,29 +46,13 @@ const operatorDocument = defineRoute({
   handler: (c) => c.json(operatorOpenApiDocument(origin(c.req.url))),
 });
 
-function asset(id: string, path: string, summary: string, media: string, text: string, csp?: string) {
-  return defineRoute({
-    id,
-    method: "get",
-    path,
-    tags,
-    summary,
-    auth: "public",
-    responses: { 200: { description: summary, media } },
-    handler: (c) => {
-      if (csp) c.header("Content-Security-Policy", csp);
-      c.header("X-Content-Type-Options", "nosniff");
-      c.header("Content-Type", `${media}; charset=utf-8`);
-      return c.body(text);
-    },
-  });
-}
+const asset = (id: string, path: string, summary: string, media: string, text: string) => staticTextRoute(id, path, tags, summary, media, text);
 
 export const REFERENCE_ROUTES = [
   index,
   publicDocument,
   operatorDocument,
-  asset("getDocsPage", "/docs", "The interactive API reference", "text/html", DOCS_HTML, DOCS_CSP),
+  asset("getDocsPage", "/docs", "The interactive API reference", "text/html", DOCS_HTML),
   asset("getDocsScript", "/docs/app.js", "The reference page's script", "text/javascript", DOCS_SCRIPT),
   asset("getDocsStyle", "/docs/app.css", "The reference page's style", "text/css", DOCS_STYLE),
 ];

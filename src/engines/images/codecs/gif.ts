@@ -135,8 +135,11 @@ export interface GifFrame {
   frames: number;
 }
 
-/** Reads the first frame's indices (one byte a pixel) and counts the frames. */
-export function readGifFrame(b: Uint8Array): GifFrame {
+/**
+ * Reads the first frame's indices (one byte a pixel) and counts the frames;
+ * with `countOnly` the frames are counted and no LZW is decoded (`idx` empty).
+ */
+export function readGifFrame(b: Uint8Array, countOnly = false): GifFrame {
   if (b.length < 13) throw corrupt("the header is cut short");
   const width = u16le(b, 6);
   const height = u16le(b, 8);
@@ -175,13 +178,20 @@ export function readGifFrame(b: Uint8Array): GifFrame {
     }
     const table = local ?? global;
     if (!table) throw corrupt("no colour table");
+    const rect = { fx, fy, fw, fh, interlaced: (flags & 0x40) !== 0 };
+    if (countOnly) {
+      at = skipSubBlocks(b, at + 1);
+      first = { width, height, rect, idx: new Uint8Array(0), table, transparent };
+      if (at < 0) break;
+      continue;
+    }
     const minSize = b[at];
     const [data, after] = subBlocks(b, at + 1);
     at = after;
     const idx = new Uint8Array(fw * fh);
     const got = lzw(data, minSize, idx);
     if (got < fw * fh && got === 0) throw corrupt("the first image has no data");
-    first = { width, height, rect: { fx, fy, fw, fh, interlaced: (flags & 0x40) !== 0 }, idx, table, transparent };
+    first = { width, height, rect, idx, table, transparent };
   }
   if (!first) throw corrupt("no image in the file");
   return { ...first, frames };

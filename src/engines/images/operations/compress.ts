@@ -108,7 +108,8 @@ async function compressPngInBands(input: Uint8Array, quality: number, header: Im
  * returned as it is, as on the whole road.
  */
 async function compressInBands(input: Uint8Array, quality: number, format: ImageFormat): Promise<ImageResult> {
-  const frames = format === "gif" ? readGifFrame(input).frames : 1;
+  // Counted from the block structure alone: the frame is decoded once, by the conversion below.
+  const frames = format === "gif" ? readGifFrame(input, true).frames : 1;
   if (frames > 1) {
     const { width, height } = readHeader(input);
     const notes = [`animated GIF (${frames} frames) returned unchanged: recompressing would drop the animation`];
