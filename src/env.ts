@@ -24,6 +24,7 @@ export interface Env {
   ADMIN_TOKEN?: string;
   FILES_SIGNING_SECRET?: string;
   PUBLIC_FILES_BASE_URL?: string;
+  CONSOLE_ORIGIN?: string;
   ALLOW_INSECURE_WEBHOOKS?: string;
   ALLOW_PRIVATE_WEBHOOK_TARGETS?: string;
   /** Dev and tests only: exact loopback origins the HTML renderer may load (never the webhook switch). */

@@ -32,6 +32,17 @@ const SETTINGS = z.object({
   WEBHOOK_SECRET_KEY: optionalText,
   MAIL_FROM: optionalText.pipe(z.email({ error: "must be an e-mail address" }).optional()),
   PUBLIC_FILES_BASE_URL: optionalText.pipe(z.url({ error: "must be an absolute URL" }).optional()),
+  /**
+   * Where links in mail (sign-in, invitations) lead, e.g. "https://docapi.example.com".
+   * Unset, a link uses the origin the request arrived at.
+   */
+  CONSOLE_ORIGIN: optionalText.pipe(
+    z
+      .url({ protocol: /^https?$/, error: "must be an http(s) origin such as https://docapi.example.com" })
+      .refine((o) => new URL(o).origin === o.replace(/\/$/, ""), "must be an origin only (scheme, host and port; no path)")
+      .transform((o) => new URL(o).origin)
+      .optional(),
+  ),
   ALLOW_INSECURE_WEBHOOKS: flag,
   ALLOW_PRIVATE_WEBHOOK_TARGETS: flag,
   WEBHOOK_SEND_TIMEOUT_MS: milliseconds,

@@ -7,6 +7,7 @@ import type { Env } from "../env";
 import { ApiError } from "../errors";
 import type { AppContext } from "../http/context";
 import { defineRoute } from "../http/route";
+import { linkOrigin } from "../mail/link-origin";
 import { sendMail } from "../mail/mailer";
 import { accountView } from "./accounts";
 
@@ -76,7 +77,7 @@ const requestLink = defineRoute({
     if (!success) throw new ApiError("rate_limited", "Too many sign-in requests from this address.", { headers: { "Retry-After": "60" } });
     // Everything that depends on the address (lookup, quota, writing and sending the mail) runs after the
     // answer, so neither the answer nor its timing tells whether the address has an account.
-    const work = sendLink(c.env, email, ip, new URL(c.req.url).origin);
+    const work = sendLink(c.env, email, ip, linkOrigin(c.env, c.req.url));
     const defer = waitUntilOf(c);
     if (defer) defer(work);
     else await work;

@@ -7,6 +7,7 @@ import type { Role } from "../auth/principal";
 import { database, schema } from "../db/client";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
+import { linkOrigin } from "../mail/link-origin";
 import { defineRoute } from "../http/route";
 import { sendMail } from "../mail/mailer";
 import { invitationMail } from "../mail/templates";
@@ -132,7 +133,7 @@ const invite = defineRoute({
     ]);
     const data = { invitation_id: id, email: body.email, role: body.role, invited_by: actor.userId, expires_at: expiresAt };
     await emitEvent(c.env, actor.accountId, "team.member.invited", data);
-    await sendMail(c.env, [invitationMail(new URL(c.req.url).origin, body.email, actor.accountId, body.role, token, expiresAt)]);
+    await sendMail(c.env, [invitationMail(linkOrigin(c.env, c.req.url), body.email, actor.accountId, body.role, token, expiresAt)]);
     return c.json({ id, email: body.email, role: body.role, invited_by: actor.userId, expires_at: expiresAt, invite_token: token }, 201);
   },
 });

@@ -22,6 +22,7 @@ describe("configuration", () => {
     ["a missing JWT_SECRET", { JWT_SECRET: undefined }, "JWT_SECRET is not set"],
     ["a JWT_SECRET under 16 characters", { JWT_SECRET: "short" }, "JWT_SECRET must be at least 16 characters"],
     ["a PUBLIC_FILES_BASE_URL that is not a URL", { PUBLIC_FILES_BASE_URL: "files.example.com" }, "PUBLIC_FILES_BASE_URL must be an absolute URL"],
+    ["a CONSOLE_ORIGIN with a path", { CONSOLE_ORIGIN: "https://console.example.com/app" }, "CONSOLE_ORIGIN must be an origin only"],
     ["a webhook switch that is neither true nor false", { ALLOW_INSECURE_WEBHOOKS: "yes" }, "ALLOW_INSECURE_WEBHOOKS"],
   ])("%s is a 503 problem naming it, on every route but the index", async (_label, overrides, says) => {
     for (const path of ["/api/v1/account", "/api/v1/redact/entity-types", "/openapi.json"]) {

@@ -36,6 +36,15 @@ describe("POST /api/v1/auth/magic-link", () => {
     expect(await messagesTo(unknown)).toEqual([]);
   });
 
+  it("with CONSOLE_ORIGIN set, links lead there whatever origin the request came to", async () => {
+    const { accountId } = await createAccount();
+    const email = await ownerEmail(accountId);
+    expect((await requestLink(email, freshIp(), { CONSOLE_ORIGIN: "https://console.example.com/" })).status).toBe(202);
+    const [mail] = await messagesTo(email);
+    const link = new URL(mail.links[0]);
+    expect(`${link.origin}${link.pathname}`).toBe("https://console.example.com/console/sign-in");
+  });
+
   it("stores only the token's SHA-256, expiring in 15 minutes", async () => {
     const { accountId } = await createAccount();
     const email = await ownerEmail(accountId);
