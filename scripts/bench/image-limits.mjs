@@ -5,7 +5,9 @@
 // grainy 24 MP photo by the engine's own roads, without the budget check
 // (some inputs, e.g. a 24 MP uncompressed TIFF, are bigger than any call may
 // make). Slow (a quarter of an hour): `npm run bench -- image-limits`;
-// LIMITS_FROM=webp,avif measures those input formats only.
+// LIMITS_FROM=webp,avif measures those input formats only, LIMITS_TO=gif
+// those outputs; avif-10bit-420 and the other single-frame AVIF layouts
+// (AVIF_LAYOUTS) need avifenc.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +18,18 @@ export const title = "Image size limits (convert, per pair)";
 export const onlyWhenNamed = true;
 
 const FORMATS = ["jpeg", "png", "webp", "avif", "gif", "bmp", "tiff"];
+/**
+ * Single-frame AVIF layouts our own writer never makes (it writes grids past
+ * 1.5 MP), made by libavif's avifenc from the PNG of the same size when it is
+ * installed: avifenc arguments by input name.
+ */
+const AVIF_LAYOUTS = {
+  "avif-8bit-420": ["-d", "8", "-y", "420"],
+  "avif-8bit-444": ["-d", "8", "-y", "444"],
+  "avif-10bit-420": ["-d", "10", "-y", "420"],
+  "avif-10bit-444": ["-d", "10", "-y", "444"],
+};
+const hasAvifenc = () => spawnSync("avifenc", ["--version"]).status === 0;
 const PHONE = [6000, 4000];
 const src = (p) => JSON.stringify(join(ROOT, "src/engines", p));
 
@@ -99,17 +113,21 @@ export async function run(ctx) {
   const inputOf = (format, [w, h]) => {
     const key = `${format}-${w}x${h}`;
     if (!inputs.has(key)) {
-      const path = join(ctx.tmp, `limits-${key}.${format}`);
-      node(ctx, bundle, ["make", photo, format, path, String(w), String(h)]);
+      const path = join(ctx.tmp, `limits-${key}.${format.split("-")[0]}`);
+      if (AVIF_LAYOUTS[format]) {
+        const made = spawnSync("avifenc", ["-j", "1", "-s", "10", ...AVIF_LAYOUTS[format], inputOf("png", [w, h]), path], { encoding: "utf8" });
+        if (made.status !== 0) throw new Error(`avifenc: ${made.stderr.slice(-300)}`);
+      } else node(ctx, bundle, ["make", photo, format, path, String(w), String(h)]);
       inputs.set(key, path);
     }
     return inputs.get(key);
   };
   const table = [];
   // LIMITS_FROM=webp,avif re-measures some input formats only.
-  const fromList = process.env.LIMITS_FROM ? process.env.LIMITS_FROM.split(",") : FORMATS;
+  const toList = process.env.LIMITS_TO ? process.env.LIMITS_TO.split(",") : FORMATS;
+  const fromList = process.env.LIMITS_FROM ? process.env.LIMITS_FROM.split(",") : [...FORMATS, ...(hasAvifenc() ? Object.keys(AVIF_LAYOUTS) : [])];
   for (const from of fromList) {
-    for (const to of FORMATS) {
+    for (const to of toList) {
       let size = PHONE;
       let r = node(ctx, bundle, ["convert", inputOf(from, size), to]);
       if (!r.ok && r.largest_mp) {
@@ -133,6 +151,7 @@ export async function run(ctx) {
   for (const from of fromList) {
     const cells = FORMATS.map((to) => {
       const t = table.find((x) => x.from === from && x.to === to);
+      if (!t) return "";
       return t.mp === "-" ? "-" : `${t.mp} (${t.peak}/${t.est})`;
     });
     console.log(`  | ${from.toUpperCase()} | ${cells.join(" | ")} |`);

@@ -172,6 +172,49 @@ test("a 12-megapixel PNG is read in bands; big AVIF output is a grid that native
   })();
 });
 
+test("the newer banded roads agree with native tools: translucent WebP out, lossless WebP, 10-bit AVIF and tiled TIFF in", (t) => {
+  for (const tool of ["convert", "identify", "compare", "dwebp", "cwebp", "avifenc"]) if (!requireTool(t, tool)) return;
+  if (!requireCorpus(t)) return;
+  return (async () => {
+    const sample = corpusPath("images/libvips/sample.jpg");
+    // 3 MP, past the 2 MP where the banded roads start.
+    const src = join(tmp, "roads-src.png");
+    run("convert", [sample, "-resize", "2000x1500!", src]);
+    // A soft-edged cutout: our own coder writes the ALPH chunk; libwebp's dwebp must read back the exact alpha.
+    const cutout = join(tmp, "roads-cutout.png");
+    run("convert", [src, "(", "-size", "2000x1500", "radial-gradient:white-black", ")", "-alpha", "off", "-compose", "CopyOpacity", "-composite", cutout]);
+    const webp = await ok("/api/v1/image/convert", readFileSync(cutout), "cutout.png", { target_format: "webp", quality: 75 });
+    const back = join(tmp, "roads-cutout-back.png");
+    run("dwebp", [webp.path, "-o", back]);
+    const alphaOf = (path) => {
+      const out = join(tmp, `${path.split("/").pop()}.alpha.gray`);
+      run("convert", [path, "-alpha", "extract", "-depth", "8", `gray:${out}`]);
+      return readFileSync(out);
+    };
+    assert.ok(alphaOf(back).equals(alphaOf(cutout)), "the alpha dwebp decodes is the input's, exactly");
+    // Lossless WebP by cwebp, read through our sliding window: the PNG equals dwebp's decode.
+    const lossless = join(tmp, "roads-lossless.webp");
+    run("cwebp", ["-quiet", "-lossless", "-z", "6", src, "-o", lossless]);
+    const fromLossless = await ok("/api/v1/image/convert", readFileSync(lossless), "lossless.webp", { target_format: "png" });
+    const dwebpPng = join(tmp, "roads-lossless-dwebp.png");
+    run("dwebp", [lossless, "-o", dwebpPng]);
+    const ae = spawnSync("compare", ["-metric", "AE", fromLossless.path, dwebpPng, "null:"], { encoding: "utf8" });
+    assert.equal(ae.stderr.trim(), "0", `lossless WebP: pixels differing from dwebp: ${ae.stderr}`);
+    // A 10-bit 4:4:4 AVIF by avifenc: read in bands by our dav1d build, close to the source.
+    const deep = join(tmp, "roads-deep.avif");
+    run("avifenc", ["-j", "1", "-s", "9", "-d", "10", "-y", "444", "--min", "10", "--max", "10", src, deep]);
+    const fromDeep = await ok("/api/v1/image/convert", readFileSync(deep), "deep.avif", { target_format: "png" });
+    const deepPsnr = Number.parseFloat(spawnSync("compare", ["-metric", "PSNR", fromDeep.path, src, "null:"], { encoding: "utf8" }).stderr);
+    assert.ok(deepPsnr > 35, `10-bit AVIF vs source PSNR ${deepPsnr}`);
+    // A tiled LZW TIFF by ImageMagick, read a row of tiles at a time: lossless to PNG.
+    const tiled = join(tmp, "roads-tiled.tiff");
+    run("convert", [src, "-define", "tiff:tile-geometry=256x256", "-compress", "lzw", tiled]);
+    const fromTiled = await ok("/api/v1/image/convert", readFileSync(tiled), "tiled.tiff", { target_format: "png" });
+    const tae = spawnSync("compare", ["-metric", "AE", fromTiled.path, src, "null:"], { encoding: "utf8" });
+    assert.equal(tae.stderr.trim(), "0", `tiled TIFF: pixels differing from the source: ${tae.stderr}`);
+  })();
+});
+
 test("bad uploads are 422 problems and charge nothing", async (t) => {
   if (!requireCorpus(t)) return;
   for (const [bytes, name, code] of [

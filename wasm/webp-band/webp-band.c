@@ -13,9 +13,19 @@
 // Decoder: a VP8 (lossy) bitstream, with or without ALPH, decoded a few
 // macroblock rows per call through libwebp's internal row API (what
 // VP8Decode's frame loop does, made resumable) with our VP8Io put callback
-// doing libwebp's fancy upsampling into a small RGBA window. Lossless VP8L
-// needs its whole ARGB picture by design and is not handled here.
+// doing libwebp's fancy upsampling into a small RGBA window. A lossless
+// (VP8L) bitstream is decoded by libwebp's VP8L decoder, patched here
+// (libwebp-vp8l-window.patch) to keep a sliding window of about 1.6 M ARGB
+// pixels (what backward references can reach, a million pixels back, and
+// slack) instead of the whole picture; its rows are handed out 16 at a time
+// as they are finished, through libwebp's public crop window, into the same
+// RGBA window: no whole ARGB or RGBA picture exists.
+//
+// Alpha, when the picture has translucent pixels, is compressed here from
+// the plane (alpha_payload, below) before the frame is encoded without it,
+// and the container (VP8X, ALPH, VP8) is put together here.
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +34,11 @@
 #include "src/enc/picture_csp_enc.c"
 
 #include "src/dec/vp8i_dec.h"
+#include "src/dec/vp8li_dec.h"
 #include "src/dec/webpi_dec.h"
+#include "src/utils/bit_writer_utils.h"
+#include "src/utils/huffman_encode_utils.h"
+#include "src/dsp/lossless_common.h"
 #include "src/dsp/dsp.h"
 #include "src/webp/decode.h"
 #include "src/webp/encode.h"
@@ -45,6 +59,7 @@ typedef struct {
   int pos_reversed;       // stored column x is at (len - 1 - x) along its line
   int lines, len;         // upright lines (rows or columns) and their length
   int alpha;              // the source may have alpha: rows are checked
+  int translucent;        // some pixel was (the plane goes before the frame is encoded)
   uint8_t* a_mem;         // the alpha plane, allocated at the first translucent
                           // pixel (an opaque RGBA source costs no plane, and
                           // libwebp then writes no ALPH chunk)
@@ -112,6 +127,7 @@ int enc_begin(int width, int height, int orientation, int alpha) {
   E.lines = height;
   E.len = width;
   E.alpha = alpha;
+  E.translucent = 0;
   E.next_y = 0;
   E.stash_y = -1;
   if (!WebPPictureInit(&E.pic)) {
@@ -178,11 +194,12 @@ static int ensure_alpha_plane(void) {
   E.pic.a = E.a_mem;
   E.pic.a_stride = E.pic.width;
   E.pic.colorspace = WEBP_YUV420A;
+  E.translucent = 1;
   return 1;
 }
 
 /** 1 once some pixel written so far is translucent (the picture has an alpha plane). */
-int enc_translucent(void) { return E.pic.a != NULL; }
+int enc_translucent(void) { return E.translucent; }
 
 // Lines k2 (= 2k) and k2 + 1 (b == NULL when k2 is the last, odd-count line):
 // libwebp's ImportYUVAFromRGBA for one row pair, written to the planes.
@@ -282,13 +299,415 @@ static int used_low_memory = 0;
 /** 1 when the last enc_finish() had to use libwebp's low-memory mode. */
 int enc_used_low_memory(void) { return used_low_memory; }
 
+// ---------------------------------------------------------------------------
+// The alpha plane, compressed without a second picture. libwebp's own alpha
+// coder (alpha_enc.c) spreads the plane into an ARGB picture and runs its
+// whole lossless encoder on it: 14 bytes a pixel of heap even at effort 0.
+// This writes the same kind of ALPH chunk (a headerless VP8L stream, alpha
+// values in green behind an identity color-indexing transform, which lets
+// libwebp decode it with one byte a pixel) straight from the plane: the
+// plane's prediction filter is applied on the fly, one prefix code group,
+// and backward references that repeat the pixel to the left (runs) or the
+// row above. Two passes of the same parse: counts, then the bits. Its heap
+// is the output alone.
+
+#define ALPHA_MIN_COPY 8       // shorter repeats are cheaper as literals
+#define ALPHA_MAX_COPY 4096    // the longest copy VP8L codes
+#define GREEN_CODES (256 + 24)  // literals and length prefixes
+#define DIST_CODES 40
+// VP8L's short distance codes tried, and their distances: the pixel to the
+// left (runs), above, above-left and above-right.
+static const int kPlaneCodes[4] = {2, 1, 3, 4};
+
+typedef struct {
+  const uint8_t* a;
+  int w, filter;
+  size_t n;
+} AlphaSource;
+
+// The filtered value at index i (WebP's alpha filters: libwebp's
+// filters.c, the spec's edge rules), computed from the unfiltered plane.
+static WEBP_INLINE uint8_t filtered_at(const AlphaSource* s, size_t i) {
+  const uint8_t* p = s->a + i;
+  if (s->filter == WEBP_FILTER_NONE) return *p;
+  const size_t w = (size_t)s->w;
+  const int x = (int)(i % w);
+  int pred;
+  if (i == 0) {
+    pred = 0;
+  } else if (i < w) {
+    pred = p[-1];
+  } else if (x == 0) {
+    pred = p[-(ptrdiff_t)w];
+  } else if (s->filter == WEBP_FILTER_HORIZONTAL) {
+    pred = p[-1];
+  } else if (s->filter == WEBP_FILTER_VERTICAL) {
+    pred = p[-(ptrdiff_t)w];
+  } else {
+    const int g = p[-1] + p[-(ptrdiff_t)w] - p[-(ptrdiff_t)w - 1];
+    pred = g < 0 ? 0 : g > 255 ? 255 : g;
+  }
+  return (uint8_t)(*p - pred);
+}
+
+// How many values from i on repeat the value `dist` back (at most the copy limit).
+static int repeat_length(const AlphaSource* s, size_t i, size_t dist) {
+  if (i < dist) return 0;
+  size_t k = 0;
+  while (k < ALPHA_MAX_COPY && i + k < s->n && filtered_at(s, i + k) == filtered_at(s, i + k - dist)) ++k;
+  return (int)k;
+}
+
+// One step of the parse at i: a literal (answers 0) or a copy (its length, and the plane code).
+static int alpha_step(const AlphaSource* s, size_t i, int* plane_code) {
+  const size_t w = (size_t)s->w;
+  const size_t dists[4] = {1, w, w + 1, w - 1};
+  int best = 0;
+  for (int k = 0; k < 4 && best < ALPHA_MAX_COPY; ++k) {
+    if (k == 3 && w < 2) break;
+    const int len = repeat_length(s, i, dists[k]);
+    if (len > best) {
+      best = len;
+      *plane_code = kPlaneCodes[k];
+    }
+  }
+  return best < ALPHA_MIN_COPY ? 0 : best;
+}
+
+typedef struct {
+  uint8_t lengths[GREEN_CODES];
+  uint16_t codes[GREEN_CODES];
+  HuffmanTreeCode code;
+  int single;  // the one symbol used, whose code clear_if_one_symbol() emptied; else -1
+} PrefixCode;
+
+static void build_code(uint32_t* counts, int num, PrefixCode* pc, HuffmanTree* tree, uint8_t* rle) {
+  pc->code.num_symbols = num;
+  pc->code.code_lengths = pc->lengths;
+  pc->code.codes = pc->codes;
+  VP8LCreateHuffmanTree(counts, 15, rle, tree, &pc->code);
+}
+
+// A code with one symbol is read with no bits (libwebp's ClearHuffmanTreeIfOnlyOneSymbol).
+static void clear_if_one_symbol(PrefixCode* pc) {
+  int used = 0;
+  pc->single = -1;
+  for (int k = 0; k < pc->code.num_symbols; ++k) {
+    if (pc->lengths[k]) {
+      ++used;
+      pc->single = k;
+    }
+  }
+  if (used > 1) {
+    pc->single = -1;
+    return;
+  }
+  memset(pc->lengths, 0, sizeof(pc->lengths));
+  memset(pc->codes, 0, sizeof(pc->codes));
+}
+
+// A code with one symbol (< 256): VP8L's simple form.
+static void put_single_symbol_code(VP8LBitWriter* bw, int symbol) {
+  VP8LPutBits(bw, 1, 1);  // simple
+  VP8LPutBits(bw, 0, 1);  // one symbol
+  if (symbol <= 1) {
+    VP8LPutBits(bw, 0, 1);
+    VP8LPutBits(bw, symbol, 1);
+  } else {
+    VP8LPutBits(bw, 1, 1);
+    VP8LPutBits(bw, symbol, 8);
+  }
+}
+
+// libwebp's StoreHuffmanCode (vp8l_enc.c, static there): the simple form
+// for one or two symbols under 256, else code lengths coded by a code.
+static void put_code(VP8LBitWriter* bw, const PrefixCode* pc, HuffmanTree* tree, HuffmanTreeToken* tokens) {
+  static const uint8_t kStorageOrder[CODE_LENGTH_CODES] = {17, 18, 0, 1, 2, 3, 4, 5, 16, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+  const HuffmanTreeCode* code = &pc->code;
+  int count = 0, symbols[2] = {0, 0};
+  if (pc->single >= 0) {  // its lengths were cleared for writing the data
+    put_single_symbol_code(bw, pc->single);
+    return;
+  }
+  for (int i = 0; i < code->num_symbols && count < 3; ++i) {
+    if (code->code_lengths[i]) {
+      if (count < 2) symbols[count] = i;
+      ++count;
+    }
+  }
+  if (count == 0) {
+    VP8LPutBits(bw, 0x01, 4);
+    return;
+  }
+  if (count <= 2 && symbols[0] < 256 && symbols[1] < 256) {
+    VP8LPutBits(bw, 1, 1);
+    VP8LPutBits(bw, count - 1, 1);
+    if (symbols[0] <= 1) {
+      VP8LPutBits(bw, 0, 1);
+      VP8LPutBits(bw, symbols[0], 1);
+    } else {
+      VP8LPutBits(bw, 1, 1);
+      VP8LPutBits(bw, symbols[0], 8);
+    }
+    if (count == 2) VP8LPutBits(bw, symbols[1], 8);
+    return;
+  }
+  uint8_t cl_lengths[CODE_LENGTH_CODES] = {0};
+  uint16_t cl_codes[CODE_LENGTH_CODES] = {0};
+  HuffmanTreeCode cl = {CODE_LENGTH_CODES, cl_lengths, cl_codes};
+  VP8LPutBits(bw, 0, 1);
+  const int num_tokens = VP8LCreateCompressedHuffmanTree(code, tokens, code->num_symbols);
+  uint32_t histogram[CODE_LENGTH_CODES] = {0};
+  uint8_t rle[CODE_LENGTH_CODES] = {0};
+  for (int i = 0; i < num_tokens; ++i) ++histogram[tokens[i].code];
+  VP8LCreateHuffmanTree(histogram, 7, rle, tree, &cl);
+  int stored = CODE_LENGTH_CODES;
+  while (stored > 4 && cl_lengths[kStorageOrder[stored - 1]] == 0) --stored;
+  VP8LPutBits(bw, stored - 4, 4);
+  for (int i = 0; i < stored; ++i) VP8LPutBits(bw, cl_lengths[kStorageOrder[i]], 3);
+  int used = 0;
+  for (int k = 0; k < CODE_LENGTH_CODES; ++k) used += cl_lengths[k] != 0;
+  if (used <= 1) memset(cl_lengths, 0, sizeof(cl_lengths));
+  VP8LPutBits(bw, 0, 1);  // all lengths are written (no trimmed count)
+  for (int i = 0; i < num_tokens; ++i) {
+    const int ix = tokens[i].code;
+    VP8LPutBits(bw, cl_codes[ix], cl_lengths[ix]);
+    if (ix == 16) VP8LPutBits(bw, tokens[i].extra_bits, 2);
+    if (ix == 17) VP8LPutBits(bw, tokens[i].extra_bits, 3);
+    if (ix == 18) VP8LPutBits(bw, tokens[i].extra_bits, 7);
+  }
+}
+
+static void put_prefixed(VP8LBitWriter* bw, const PrefixCode* pc, int offset, int value) {
+  int code, extra_bits, extra_value;
+  VP8LPrefixEncode(value, &code, &extra_bits, &extra_value);
+  VP8LPutBits(bw, pc->codes[offset + code], pc->lengths[offset + code]);
+  VP8LPutBits(bw, extra_value, extra_bits);
+}
+
+// Pass 1 of the parse: symbol counts; answers the extra bits' total.
+static double count_alpha_symbols(const AlphaSource* s, uint32_t* green, uint32_t* dist) {
+  int plane = 0, code, extra_bits, extra_value;
+  double extra = 0;
+  memset(green, 0, GREEN_CODES * sizeof(*green));
+  memset(dist, 0, DIST_CODES * sizeof(*dist));
+  for (size_t i = 0; i < s->n;) {
+    const int len = alpha_step(s, i, &plane);
+    if (!len) {
+      ++green[filtered_at(s, i)];
+      ++i;
+      continue;
+    }
+    VP8LPrefixEncode(len, &code, &extra_bits, &extra_value);
+    ++green[256 + code];
+    extra += extra_bits;
+    VP8LPrefixEncode(plane, &code, &extra_bits, &extra_value);
+    ++dist[code];
+    i += (size_t)len;
+  }
+  return extra;
+}
+
+// About the bits the counted symbols take (their entropy, and the extra bits).
+static double alpha_cost(const AlphaSource* s) {
+  uint32_t green[GREEN_CODES], dist[DIST_CODES];
+  double bits = count_alpha_symbols(s, green, dist);
+  const uint32_t* counts[2] = {green, dist};
+  const int sizes[2] = {GREEN_CODES, DIST_CODES};
+  for (int c = 0; c < 2; ++c) {
+    double total = 0;
+    for (int k = 0; k < sizes[c]; ++k) total += counts[c][k];
+    for (int k = 0; k < sizes[c]; ++k) {
+      if (counts[c][k]) bits += counts[c][k] * log2(total / counts[c][k]);
+    }
+  }
+  return bits;
+}
+
+typedef struct {
+  PrefixCode green, dist;
+  size_t data_bits;  // what the picture's symbols and extra bits take with these codes
+} AlphaCodes;
+
+// Pass 1 and the prefix codes it makes.
+static void make_alpha_codes(const AlphaSource* s, AlphaCodes* c) {
+  uint32_t green[GREEN_CODES], dist[DIST_CODES], green_copy[GREEN_CODES], dist_copy[DIST_CODES];
+  HuffmanTree tree[3 * GREEN_CODES];
+  uint8_t rle[GREEN_CODES];
+  memset(c, 0, sizeof(*c));
+  const double extra = count_alpha_symbols(s, green, dist);
+  memcpy(green_copy, green, sizeof(green));  // VP8LCreateHuffmanTree smooths the counts it is given
+  memcpy(dist_copy, dist, sizeof(dist));
+  build_code(green_copy, GREEN_CODES, &c->green, tree, rle);
+  build_code(dist_copy, DIST_CODES, &c->dist, tree, rle);
+  clear_if_one_symbol(&c->green);
+  clear_if_one_symbol(&c->dist);
+  c->data_bits = (size_t)extra;
+  for (int k = 0; k < GREEN_CODES; ++k) c->data_bits += (size_t)green[k] * c->green.lengths[k];
+  for (int k = 0; k < DIST_CODES; ++k) c->data_bits += (size_t)dist[k] * c->dist.lengths[k];
+}
+
+// The plane (filtered on the fly) as a headerless VP8L image stream, with
+// the codes make_alpha_codes() made (their lengths written before a
+// one-symbol code is cleared to no bits).
+static int put_alpha_stream(const AlphaSource* s, const AlphaCodes* c, VP8LBitWriter* bw) {
+  HuffmanTree tree[3 * GREEN_CODES];
+  HuffmanTreeToken tokens[GREEN_CODES];
+  const PrefixCode* g = &c->green;
+  const PrefixCode* d = &c->dist;
+  int plane = 0;
+  // An identity palette of the 256 values, delta-coded (a 256 x 1 image):
+  // 0xff000000 then 255 times +0x00000100, green and alpha codes of two symbols.
+  VP8LPutBits(bw, 1, 1);
+  VP8LPutBits(bw, 3, 2);  // COLOR_INDEXING_TRANSFORM
+  VP8LPutBits(bw, 255, 8);
+  VP8LPutBits(bw, 0, 1);  // no color cache
+  VP8LPutBits(bw, 1, 1), VP8LPutBits(bw, 1, 1), VP8LPutBits(bw, 0, 1), VP8LPutBits(bw, 0, 1), VP8LPutBits(bw, 1, 8);  // green {0, 1}
+  VP8LPutBits(bw, 0x01, 4);  // red {0}
+  VP8LPutBits(bw, 0x01, 4);  // blue {0}
+  VP8LPutBits(bw, 1, 1), VP8LPutBits(bw, 1, 1), VP8LPutBits(bw, 0, 1), VP8LPutBits(bw, 0, 1), VP8LPutBits(bw, 255, 8);  // alpha {0, 255}
+  VP8LPutBits(bw, 0x01, 4);  // distance {0}
+  VP8LPutBits(bw, 0 | (1 << 1), 2);  // green 0, alpha 255 (codes 0 and 1)
+  for (int i = 1; i < 256; ++i) VP8LPutBits(bw, 1 | (0 << 1), 2);  // green +1, alpha +0
+  VP8LPutBits(bw, 0, 1);  // no more transforms
+
+  // The picture: one prefix code group, no color cache.
+  VP8LPutBits(bw, 0, 1);  // no color cache
+  VP8LPutBits(bw, 0, 1);  // no meta prefix codes
+  put_code(bw, g, tree, tokens);
+  put_single_symbol_code(bw, 0);    // red
+  put_single_symbol_code(bw, 0);    // blue
+  put_single_symbol_code(bw, 255);  // alpha
+  put_code(bw, d, tree, tokens);
+  // Pass 2: the same parse, written.
+  for (size_t i = 0; i < s->n;) {
+    const int len = alpha_step(s, i, &plane);
+    if (!len) {
+      const int v = filtered_at(s, i);
+      VP8LPutBits(bw, g->codes[v], g->lengths[v]);
+      ++i;
+      continue;
+    }
+    put_prefixed(bw, g, 256, len);
+    put_prefixed(bw, d, 0, plane);
+    i += (size_t)len;
+    if (bw->error_) return 0;
+  }
+  return !bw->error_;
+}
+
+// The filter: none for 16 levels or fewer (as libwebp's "fast" choice,
+// alpha_enc.c), else the one whose parse costs fewest bits.
+static int pick_alpha_filter(const AlphaSource* s) {
+  uint8_t seen[256] = {0};
+  int levels = 0;
+  for (size_t i = 0; i < s->n && levels <= 16; ++i) {
+    if (!seen[s->a[i]]) {
+      seen[s->a[i]] = 1;
+      ++levels;
+    }
+  }
+  if (levels <= 16) return WEBP_FILTER_NONE;
+  int best = WEBP_FILTER_NONE;
+  double best_bits = 0;
+  // Counted on bands of 16 rows out of every 128 (each band's first row as
+  // a picture's first): an eighth of the work of a full count.
+  const size_t w = (size_t)s->w, rows = s->n / w;
+  for (int f = WEBP_FILTER_NONE; f <= WEBP_FILTER_GRADIENT; ++f) {
+    double bits = 0;
+    for (size_t y = 0; y < rows; y += 128) {
+      const size_t band = rows - y < 16 ? rows - y : 16;
+      const AlphaSource part = {s->a + y * w, s->w, f, band * w};
+      bits += alpha_cost(&part);
+    }
+    if (f == WEBP_FILTER_NONE || bits < best_bits) {
+      best = f;
+      best_bits = bits;
+    }
+  }
+  return best;
+}
+
 /**
- * Encodes the filled planes; answers the size of the file, or -1. With
+ * The ALPH payload: its one-byte header (lossless, the filter, no level
+ * reduction), then the stream; or the raw plane when that is smaller.
+ * `filter` -1 picks one (pick_alpha_filter). Heap: the output, once.
+ */
+static uint8_t* alpha_payload(int filter, size_t* size) {
+  const int w = E.pic.width, h = E.pic.height;
+  AlphaSource s = {E.a_mem, w, WEBP_FILTER_NONE, (size_t)w * h};
+  s.filter = filter < 0 ? pick_alpha_filter(&s) : filter;
+  AlphaCodes codes;
+  make_alpha_codes(&s, &codes);
+  // The codes and the palette take under 2 KiB: the writer is sized once.
+  const size_t expected = codes.data_bits / 8 + 2048;
+  uint8_t* out = NULL;
+  if (expected < s.n) {
+    VP8LBitWriter bw;
+    if (!VP8LBitWriterInit(&bw, expected)) return NULL;
+    if (put_alpha_stream(&s, &codes, &bw)) {
+      const uint8_t* bits = VP8LBitWriterFinish(&bw);
+      const size_t n = VP8LBitWriterNumBytes(&bw);
+      out = bw.error_ ? NULL : malloc(1 + n);
+      if (out) {
+        out[0] = (uint8_t)(1 | (s.filter << 2));  // lossless, the filter, no level reduction
+        memcpy(out + 1, bits, n);
+        *size = 1 + n;
+      }
+    }
+    VP8LBitWriterWipeOut(&bw);
+    return out;
+  }
+  // Noise: the raw plane is smaller, as libwebp would also write it.
+  out = malloc(1 + s.n);
+  if (out) {
+    out[0] = 0;
+    memcpy(out + 1, s.a, s.n);
+    *size = 1 + s.n;
+  }
+  return out;
+}
+
+static void put_le(uint8_t* p, uint32_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+// E.out holds RIFF + one "VP8 " chunk; rewritten as RIFF + VP8X + ALPH + VP8.
+static int wrap_with_alpha(const uint8_t* alph, size_t alph_size, int w, int h) {
+  const size_t vp8_size = E.out.size - 12;  // the VP8 chunk, header and padding included
+  const size_t alph_chunk = 8 + alph_size + (alph_size & 1);
+  const size_t total = 12 + 18 + alph_chunk + vp8_size;
+  uint8_t* file = malloc(total);
+  if (!file) return 0;
+  memcpy(file, "RIFF", 4);
+  put_le(file + 4, (uint32_t)(total - 8), 4);
+  memcpy(file + 8, "WEBPVP8X", 8);
+  put_le(file + 16, 10, 4);
+  memset(file + 20, 0, 10);
+  file[20] = 0x10;  // alpha
+  put_le(file + 24, (uint32_t)(w - 1), 3);
+  put_le(file + 27, (uint32_t)(h - 1), 3);
+  uint8_t* p = file + 30;
+  memcpy(p, "ALPH", 4);
+  put_le(p + 4, (uint32_t)alph_size, 4);
+  memcpy(p + 8, alph, alph_size);
+  if (alph_size & 1) p[8 + alph_size] = 0;
+  memcpy(p + alph_chunk, E.out.mem + 12, vp8_size);
+  WebPMemoryWriterClear(&E.out);
+  E.out.mem = file;
+  E.out.size = E.out.max_size = total;
+  return 1;
+}
+
+/**
+ * Encodes the filled planes; answers the size of the file, or -1. An alpha
+ * plane is compressed first (alpha_payload, `alpha_filter` 0 none, 1-3
+ * horizontal, vertical, gradient, -1 as libwebp chooses) and freed. With
  * `low_memory` 0, libwebp's token buffer is tried first (one pass, the
  * bytes cwebp writes); if it runs out of heap (build.sh caps the heap), the
  * same planes are encoded again in low-memory mode.
  */
-int enc_finish(float quality, int method, int low_memory) {
+int enc_finish(float quality, int method, int low_memory, int alpha_filter) {
   WebPConfig config;
   if (E.next_y != E.height || E.stash_y >= 0) {
     message = "the picture did not get all its rows";
@@ -298,6 +717,23 @@ int enc_finish(float quality, int method, int low_memory) {
   if (!WebPConfigInit(&config)) {
     message = "libwebp version mismatch";
     return -1;
+  }
+  const int w = E.pic.width, h = E.pic.height;
+  uint8_t* alph = NULL;
+  size_t alph_size = 0;
+  if (E.pic.a) {
+    // What WebPEncode does to a picture with alpha (config.exact is 0):
+    // the colour of fully transparent blocks flattened, so it costs nothing.
+    WebPCleanupTransparentArea(&E.pic);
+    alph = alpha_payload(alpha_filter, &alph_size);
+    free_alpha();
+    E.pic.a_stride = 0;
+    E.pic.colorspace = WEBP_YUV420;
+    if (!alph) {
+      WebPPictureFree(&E.pic);
+      message = "out of memory while encoding the alpha plane";
+      return -1;
+    }
   }
   config.quality = quality;
   config.method = method;
@@ -316,10 +752,11 @@ int enc_finish(float quality, int method, int low_memory) {
     ok = WebPEncode(&config, &E.pic);
   }
   const int error = E.pic.error_code;
-  free_alpha();
   WebPPictureFree(&E.pic);
+  if (ok && alph) ok = wrap_with_alpha(alph, alph_size, w, h);
+  free(alph);
   if (!ok) {
-    message = error == VP8_ENC_ERROR_OUT_OF_MEMORY ? "out of memory while encoding" : "libwebp refused the picture";
+    message = error == VP8_ENC_ERROR_OUT_OF_MEMORY || error == VP8_ENC_OK ? "out of memory while encoding" : "libwebp refused the picture";
     return -1;
   }
   return (int)E.out.size;
@@ -332,8 +769,18 @@ uint8_t* enc_output(void) { return E.out.mem; }
 
 typedef struct {
   VP8Decoder* dec;
+  VP8LDecoder* ldec;      // a lossless bitstream's decoder instead
+  WebPDecParams params;   // its output: the RGBA window, behind a crop window
+  WebPDecBuffer out;
+  WebPDecoderOptions options;
   VP8Io io;
-  uint8_t* data;          // the whole file (compressed), owned
+  uint8_t* data;          // the whole file (compressed), owned; for a lossless
+                          // bitstream, a window of its VP8L data (below)
+  size_t data_cap;        // lossless: the window's size in bytes,
+  size_t file_have;       // how much of the VP8L data JS has put in so far,
+  size_t file_total;      // and its size
+  size_t step_bytes;      // the most one 16-row step can read (below)
+  int wants;              // lossless: dec_rows stopped for more data
   int width, height;
   int mb_y;               // next macroblock row to parse
   int done;
@@ -351,7 +798,9 @@ static Decoder D;
 static uint8_t* window_rows(int n) {
   const size_t row_bytes = (size_t)D.width * 4;
   if (D.window_rows + n > D.window_cap) {
-    const int cap = (D.window_rows + n) * 2;
+    // Grown to what one call asks and a step more, not doubled: JS asks the
+    // same number of rows every call, so this settles in the first.
+    const int cap = D.window_rows + n + 16;
     uint8_t* grown = realloc(D.window, (size_t)cap * row_bytes);
     if (!grown) return NULL;
     D.window = grown;
@@ -415,6 +864,7 @@ static int Put(const VP8Io* const io) {
 }
 
 void dec_close(void) {
+  if (D.ldec) VP8LDelete(D.ldec);
   if (D.dec) {
     if (!D.done) VP8ExitCritical(D.dec, &D.io);
     VP8Delete(D.dec);
@@ -436,7 +886,159 @@ uint8_t* dec_input(size_t size) {
   return D.data;
 }
 
-/** Reads the headers of the file in dec_input(); 1 when it is lossy and ready. */
+// A lossless bitstream: libwebp reads its headers, transforms and prefix
+// codes here; its ARGB window (the patch) is allocated at the first dec_rows().
+// Rows come out through libwebp's own row emission (VP8LDecodeImage, whose
+// rows are finished 16 at a time): the crop window's bottom is moved down
+// 16 rows a call, and the output buffer is the window, so VP8LDecodeImage
+// stops where the rows asked for are and writes only those.
+// vp8l_dec.c's NUM_ARGB_CACHE_ROWS: it finishes (transforms, converts) rows
+// this many at a time, and its row cache holds no more.
+#define LOSSLESS_STEP 16
+
+// The VP8L data is not held whole: a code takes at most 60 bits (four
+// 15-bit literal codes; a copy's two codes and their extra bits, 58, for at
+// least one pixel), and one step decodes at most 16 rows' worth of codes (the
+// first may start past the last step's end, by a copy that ran over it), so a
+// step reads at most step_bytes. dec_rows stops before a step when fewer are
+// left in the window and the data has not all come, and JS moves the rest up
+// (dec_feed) and appends more.
+static size_t lossless_step_bytes(int width) {
+  return ((size_t)LOSSLESS_STEP * width + 1) * 60 / 8 + 16;
+}
+
+static int open_lossless(void) {
+  D.ldec = VP8LNew();
+  if (!D.ldec) {
+    message = "out of memory";
+    return 0;
+  }
+  if (!VP8LDecodeHeader(D.ldec, &D.io)) {
+    // Its prefix codes can take tens of MiB (thousands of code groups, each
+    // with its lookup tables): that is a picture too big for the heap cap,
+    // not a damaged one.
+    message = D.ldec->status_ == VP8_STATUS_OUT_OF_MEMORY ? "out of memory for the lossless prefix codes" : "damaged VP8L headers";
+    return 0;
+  }
+  D.width = D.io.width;
+  D.height = D.io.height;
+  // Room for two steps at least, before the windows come above it.
+  D.step_bytes = lossless_step_bytes(D.width);
+  if (D.file_have < D.file_total && D.data_cap < 2 * D.step_bytes + 65536) {
+    const size_t cap = 2 * D.step_bytes + 65536;
+    uint8_t* const grown = realloc(D.data, cap);
+    if (!grown) {
+      message = "out of memory for the file";
+      return 0;
+    }
+    VP8LBitReader* const br = &D.ldec->br_;
+    br->buf_ = grown + (br->buf_ - D.data);
+    D.data = grown;
+    D.data_cap = cap;
+  }
+  memset(&D.options, 0, sizeof(D.options));
+  if (!WebPInitDecBuffer(&D.out)) return 0;
+  D.out.colorspace = MODE_RGBA;
+  D.out.width = D.width;
+  D.out.height = D.height;
+  D.out.is_external_memory = 1;
+  D.options.use_cropping = 1;
+  D.options.crop_width = D.width;
+  D.options.crop_height = D.height < LOSSLESS_STEP ? D.height : LOSSLESS_STEP;
+  memset(&D.params, 0, sizeof(D.params));
+  D.params.output = &D.out;
+  D.params.options = &D.options;
+  D.io.opaque = &D.params;
+  return 1;
+}
+
+// Up to `rows` RGBA rows of a lossless picture into the window, 16 a step.
+static int lossless_rows(int rows) {
+  VP8LDecoder* const dec = D.ldec;
+  const size_t row_bytes = (size_t)D.width * 4;
+  // The whole window first, before libwebp allocates its ARGB window: grown
+  // later, it would move above the picture and leave a hole the size of it.
+  D.window_rows = 0;
+  if (!window_rows((rows + LOSSLESS_STEP - 1) / LOSSLESS_STEP * LOSSLESS_STEP)) {
+    message = "out of memory for the decoded rows";
+    return -1;
+  }
+  D.window_rows = 0;
+  while (!D.done && D.window_rows < rows) {
+    if (D.file_have < D.file_total && dec->br_.len_ - dec->br_.pos_ < D.step_bytes) {
+      D.wants = 1;  // JS feeds more (dec_feed, dec_fed) and calls again
+      break;
+    }
+    if (dec->state_ == READ_DATA) {
+      if (dec->last_row_ >= D.height) {
+        D.done = 1;
+        break;
+      }
+      const int bottom = dec->last_row_ + LOSSLESS_STEP;
+      D.io.crop_bottom = bottom < D.height ? bottom : D.height;
+    }
+    const int at = D.window_rows;
+    if (!window_rows(LOSSLESS_STEP)) {
+      message = "out of memory for the decoded rows";
+      return -1;
+    }
+    D.out.u.RGBA.rgba = D.window + (size_t)at * row_bytes;
+    D.out.u.RGBA.stride = (int)row_bytes;
+    D.out.u.RGBA.size = LOSSLESS_STEP * row_bytes;
+    dec->last_out_row_ = 0;
+    if (!VP8LDecodeImage(dec)) {
+      message = dec->status_ == VP8_STATUS_OUT_OF_MEMORY ? "out of memory for the lossless ARGB window"
+                                                         : "damaged or truncated VP8L data";
+      return -1;
+    }
+    D.window_rows = at + dec->last_out_row_;
+  }
+  return D.window_rows;
+}
+
+/**
+ * Reads the headers of a lossless picture from the first `have` bytes of its
+ * VP8L chunk's `total` (put in dec_input(have)): 1 when it is ready for
+ * dec_rows(), 0 when they do not decode (JS tries again with more data,
+ * until it has given all).
+ */
+int dec_open_lossless(size_t have, size_t total) {
+  if (!VP8InitIo(&D.io)) return 0;
+  D.io.data = D.data;
+  D.io.data_size = have;
+  D.data_cap = have;
+  D.file_have = have;
+  D.file_total = total;
+  return open_lossless();
+}
+
+/** dec_rows() stopped for more of the VP8L data. */
+int dec_wants(void) { return D.wants; }
+
+/**
+ * Moves the VP8L data not read yet to the start of the window; answers where
+ * JS appends more (dec_feed_room() bytes at most, then dec_fed()).
+ */
+uint8_t* dec_feed(void) {
+  VP8LBitReader* const br = &D.ldec->br_;
+  const size_t left = br->len_ - br->pos_;
+  // Bytes before pos_ are in the reader's 64-bit prefetch already.
+  memmove(D.data, br->buf_ + br->pos_, left);
+  br->buf_ = D.data;
+  br->pos_ = 0;
+  br->len_ = left;
+  return D.data + left;
+}
+
+size_t dec_feed_room(void) { return D.data_cap - D.ldec->br_.len_; }
+
+void dec_fed(size_t n) {
+  D.ldec->br_.len_ += n;
+  D.file_have += n;
+  D.wants = 0;
+}
+
+/** Reads the headers of the file in dec_input(); 1 when it is ready for dec_rows(). */
 int dec_open(size_t size) {
   WebPHeaderStructure headers;
   memset(&headers, 0, sizeof(headers));
@@ -447,13 +1049,10 @@ int dec_open(size_t size) {
     message = "damaged WebP headers";
     return 0;
   }
-  if (headers.is_lossless) {
-    message = "a lossless WebP";
-    return 0;
-  }
   if (!VP8InitIo(&D.io)) return 0;
   D.io.data = headers.data + headers.offset;
   D.io.data_size = headers.data_size - headers.offset;
+  if (headers.is_lossless) return open_lossless();
   D.dec = VP8New();
   if (!D.dec) {
     message = "out of memory";
@@ -497,9 +1096,11 @@ uint8_t* dec_window(void) { return D.window; }
 /**
  * Drops the rows JS took, then decodes macroblock rows until at least
  * `rows` RGBA rows wait in dec_window() or the picture ends. Answers how many
- * wait (0 at the end), or -1 on damaged data.
+ * wait (0 at the end, or when dec_wants() asks for more of a lossless
+ * file's data first), or -1 on damaged data.
  */
 int dec_rows(int rows) {
+  if (D.ldec) return lossless_rows(rows);
   VP8Decoder* const dec = D.dec;
   D.window_rows = 0;
   while (!D.done && D.window_rows < rows) {

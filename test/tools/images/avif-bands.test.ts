@@ -4,8 +4,10 @@ import { corpusFile, itWithCorpus } from "../../support/corpus";
 import { avifOf, file, halves, jpegOf, photo, pngOf, withOrientation } from "../../support/images/fixtures";
 import { near, pixelsOf, rgbaAt } from "../../support/images/pixels";
 import { ok } from "./client";
-import { roadsOf, sampledDiff } from "./roads";
+import { okOnRoads, roadsOf, sampledDiff } from "./roads";
 import { formatOf, sizeOf } from "./inspect";
+import { libavifOf } from "../../support/images/libavif";
+import { encodeAvifStill } from "../../../src/engines/images/avif/still";
 
 // AVIF inputs past what libavif's whole decode allows in a Worker, read on
 // the "avif-bands" road: our dav1d build keeps the picture as YUV planes and
@@ -74,6 +76,40 @@ describe("AVIF inputs read in bands (dav1d)", () => {
       expect(taken, target).toEqual({ sources: { "avif-bands": 1 }, sinks: { [sink]: 1 } });
       expect(sampledDiff(reference, await pixelsOf((out as NonNullable<typeof out>).bytes)), target).toBeLessThan(4);
     }
+  });
+
+  it("reads one frame twice from one decode for a GIF's two passes (palette, then indices)", async () => {
+    const avif = await opaque;
+    const { out, taken } = await okOnRoads("/api/v1/image/convert", { file: file(avif, "photo.avif"), target_format: "gif" });
+    expect(taken).toEqual({ sources: { "avif-bands": 1 }, sinks: { "gif-indices": 1 } });
+    // A palette of 256 colours: close, not equal.
+    expect(sampledDiff(await pixelsOf(avif), await pixelsOf(out.bytes))).toBeLessThan(12);
+  });
+
+  // The heavier layouts: 16-bit samples in dav1d's planes past 8 bits, chroma at full size in 4:4:4.
+  for (const [label, make] of [
+    ["an 8-bit 4:4:4 (our writer)", () => encodeAvifStill(photo(2000, 1300), 80, { chroma: "444" })],
+    ["a 10-bit 4:2:0 (libavif)", () => libavifOf(photo(2000, 1300), 10, 1)],
+    ["a 12-bit 4:4:4 (libavif)", () => libavifOf(photo(2000, 1300), 12, 3)],
+  ] as const) {
+    it(`converts ${label} AVIF in bands with libavif's pixels`, async () => {
+      const avif = await make();
+      const { out, taken } = await okOnRoads("/api/v1/image/convert", { file: file(avif, "deep.avif"), target_format: "png" });
+      expect(taken).toEqual({ sources: { "avif-bands": 1 }, sinks: { "png-rows": 1 } });
+      expect(sizeOf(out.bytes)).toEqual([2000, 1300]);
+      expect(sampledDiff(await pixelsOf(avif), await pixelsOf(out.bytes))).toBeLessThan(1);
+    });
+  }
+
+  it("charges a heavier layout its own figure: a 10-bit 4:4:4 frame fits less than an 8-bit 4:2:0 one", async () => {
+    // The same claimed 12 MP: 8-bit 4:2:0 costs about 2.2 bytes a pixel and converts; 10-bit 4:4:4 about 7.2 and is refused, naming what fits.
+    const deep = withIspe(await libavifOf(photo(400, 300), 10, 3), 4000, 3000);
+    const res = await postForm("/api/v1/image/convert", { file: file(deep, "deep.avif"), target_format: "jpg" });
+    const body = await problem(res);
+    expect([res.status, body.code]).toEqual([422, "image_too_large"]);
+    const fits = Number(/about ([\d.]+) MP\. Send/.exec(String(body.detail))?.[1]);
+    expect(fits).toBeGreaterThan(4);
+    expect(fits).toBeLessThan(12);
   });
 
   itWithCorpus("reads a 12 MP AVIF that libavif could not take whole", async () => {

@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import type { Pixels } from "../../../src/engines/images/types";
 import { ADMIN_TOKEN, call } from "../../support/http";
+import { ok, type ImageOk } from "./client";
 
 // Which memory road an image call took, from GET /admin/v1/runtime: local
 // workerd enforces no memory limit, so an output check passes whichever road
@@ -24,6 +25,15 @@ export async function roadsOf(work: () => Promise<unknown>): Promise<Roads> {
   const diff = (a: Record<string, number>, b: Record<string, number>) =>
     Object.fromEntries(Object.entries(b).flatMap(([k, v]) => (v - (a[k] ?? 0) > 0 ? [[k, v - (a[k] ?? 0)]] : [])));
   return { sources: diff(before.sources, after.sources), sinks: diff(before.sinks, after.sinks) };
+}
+
+/** A successful image call over HTTP (`ok`) and the roads it took. */
+export async function okOnRoads(...args: Parameters<typeof ok>): Promise<{ out: ImageOk; taken: Roads }> {
+  let out: ImageOk | undefined;
+  const taken = await roadsOf(async () => {
+    out = await ok(...args);
+  });
+  return { out: out as ImageOk, taken };
 }
 
 /** Mean absolute difference of `channels` over a regular sample of pixels (a full pass over 24 MP twice would be slow for nothing). */

@@ -15,7 +15,7 @@ export interface GifImage {
   frames: number;
 }
 
-const corrupt = (why: string) => new EngineError("corrupt", `The GIF could not be decoded: ${why}.`);
+export const corrupt = (why: string) => new EngineError("corrupt", `The GIF could not be decoded: ${why}.`);
 
 /** Concatenates the data sub-blocks that start at `at`; returns [data, next offset]. */
 function subBlocks(b: Uint8Array, at: number): [Uint8Array, number] {
@@ -133,6 +133,8 @@ export interface GifFrame {
   table: Uint8Array;
   transparent: number;
   frames: number;
+  /** Offset of the frame's LZW minimum code size byte (its data sub-blocks follow). */
+  dataAt: number;
 }
 
 /**
@@ -153,7 +155,8 @@ export function readGifFrame(b: Uint8Array, countOnly = false): GifFrame {
     if (kind === 0x3b) break;
     if (kind === 0x21) {
       const label = b[at++];
-      if (label === 0xf9 && !first && b[at] >= 4) transparent = b[at + 2] & 1 ? b[at + 4] : -1;
+      // Graphic control: block size, packed fields (bit 0: a transparent index is given), delay (2 bytes), that index.
+      if (label === 0xf9 && !first && b[at] >= 4) transparent = b[at + 1] & 1 ? b[at + 4] : -1;
       at = skipSubBlocks(b, at);
       if (at < 0) break;
       continue;
@@ -180,21 +183,31 @@ export function readGifFrame(b: Uint8Array, countOnly = false): GifFrame {
     if (!table) throw corrupt("no colour table");
     const rect = { fx, fy, fw, fh, interlaced: (flags & 0x40) !== 0 };
     if (countOnly) {
+      first = { width, height, rect, idx: new Uint8Array(0), table, transparent, dataAt: at };
       at = skipSubBlocks(b, at + 1);
-      first = { width, height, rect, idx: new Uint8Array(0), table, transparent };
       if (at < 0) break;
       continue;
     }
     const minSize = b[at];
+    const dataAt = at;
     const [data, after] = subBlocks(b, at + 1);
     at = after;
     const idx = new Uint8Array(fw * fh);
     const got = lzw(data, minSize, idx);
     if (got < fw * fh && got === 0) throw corrupt("the first image has no data");
-    first = { width, height, rect, idx, table, transparent };
+    first = { width, height, rect, idx, table, transparent, dataAt };
   }
   if (!first) throw corrupt("no image in the file");
   return { ...first, frames };
+}
+
+/** Whether the first frame is interlaced (its indices are then decoded whole, one byte a pixel); a damaged file counts as whole. */
+export function gifInterlaced(b: Uint8Array): boolean {
+  try {
+    return readGifFrame(b, true).rect.interlaced;
+  } catch {
+    return true;
+  }
 }
 
 /** First frame composited on a transparent canvas of the logical screen size, plus the frame count. */
@@ -240,12 +253,23 @@ function storedRows(f: GifFrame): Int32Array {
 
 /** Canvas rows y0..y1 (exclusive) as RGBA: the frame's pixels, transparent elsewhere. */
 export function gifCanvasRows(f: GifFrame, y0: number, y1: number): Uint8Array {
-  const { width: w, rect: r, idx, table, transparent } = f;
+  const stored = storedRows(f);
+  return paintCanvasRows(f, f.idx, (i) => stored[i] * f.rect.fw, y0, y1);
+}
+
+/** Canvas rows y0..y1 as RGBA, frame row i's palette indices starting at idx[rowAt(i)] (whole frame or a band of it). */
+export function paintCanvasRows(
+  f: Pick<GifFrame, "width" | "rect" | "table" | "transparent">,
+  idx: Uint8Array,
+  rowAt: (frameRow: number) => number,
+  y0: number,
+  y1: number,
+): Uint8Array {
+  const { width: w, rect: r, table, transparent } = f;
   const out = new Uint8Array(w * (y1 - y0) * 4);
   const colours = table.length / 3;
-  const stored = storedRows(f);
   for (let y = Math.max(y0, r.fy); y < Math.min(y1, r.fy + r.fh); y++) {
-    const from = stored[y - r.fy] * r.fw;
+    const from = rowAt(y - r.fy);
     for (let x = 0; x < r.fw; x++) {
       const px = r.fx + x;
       if (px >= w) break;

@@ -10,7 +10,7 @@ import type { Pixels } from "../types";
 // palette), plus our own YCbCr-subsampled conversion, which utif2 leaves raw.
 // Writing is ours: Deflate with the horizontal predictor, which utif2 lacks.
 
-const corrupt = (why: string) => new EngineError("corrupt", `The TIFF could not be decoded: ${why}.`);
+export const corrupt = (why: string) => new EngineError("corrupt", `The TIFF could not be decoded: ${why}.`);
 
 // utif2 is CommonJS: bundlers expose it as the namespace, workerd's test loader under `default`.
 const UTIF = (utifModule as unknown as { default?: typeof utifModule }).default ?? utifModule;
@@ -117,6 +117,67 @@ export function ifdToRgba(buffer: ArrayBuffer, ifd: Ifd): Pixels {
   }
   if (rgba.length < ifd.width * ifd.height * 4) throw corrupt("the image data is cut short");
   return { data: rgba.length === ifd.width * ifd.height * 4 ? rgba : rgba.subarray(0, ifd.width * ifd.height * 4), width: ifd.width, height: ifd.height };
+}
+
+/** utif2's own per-strip and per-tile step (not in its typings): decompress, then 16-bit byte order and the horizontal predictor. */
+type Decompress = (
+  img: Ifd,
+  ifds: Ifd[],
+  data: Uint8Array,
+  off: number,
+  len: number,
+  cmpr: number,
+  tgt: Uint8Array,
+  toff: number,
+  fo: number,
+  w: number,
+  h: number,
+) => void;
+const utifDecompress = (UTIF as unknown as { decode: { _decompress: Decompress } }).decode._decompress;
+
+/**
+ * One block of the file (a tile, or a strip) decompressed by utif2 into `tgt`
+ * (w x h samples, zeroed first), predictor undone: what decodeImage does per
+ * block. `ifd` must carry `isLE` (see withByteOrder).
+ */
+export function decompressBlock(ifd: Ifd, file: Uint8Array, off: number, len: number, tgt: Uint8Array, w: number, h: number): void {
+  tgt.fill(0);
+  try {
+    utifDecompress(ifd, [], file, off, len, tag(ifd, 259)?.[0] ?? 1, tgt, 0, tag(ifd, 266)?.[0] ?? 1, w, h);
+  } catch (err) {
+    throw corrupt(err instanceof Error ? err.message : "the image data is damaged");
+  }
+}
+
+/** Rows we decompressed ourselves: utif2's byte-order fix and predictor, in place (compression 1 copies nothing here). */
+export function finishRows(ifd: Ifd, raw: Uint8Array, w: number, h: number): void {
+  utifDecompress(ifd, [], raw, 0, 0, 1, raw, 0, 1, w, h);
+}
+
+/** A copy of `ifd` (never decoded itself) with the byte order utif2's per-block steps read, and its own photometric tag (JPEG blocks rewrite it). */
+export function withByteOrder(ifd: Ifd, file: Uint8Array): Ifd {
+  const photometric = tag(ifd, 262);
+  return { ...ifd, isLE: file[0] === 0x49, ...(photometric ? { t262: [...photometric] } : {}) } as unknown as Ifd;
+}
+
+/** Decompressed rows (`raw`, as a block decoder leaves them) as RGBA, by utif2's conversion like the whole picture. */
+export function rawRowsToRgba(ifd: Ifd, raw: Uint8Array, width: number, rows: number): Uint8Array {
+  // Float samples are read through raw.buffer, so the rows must start it.
+  const data = raw.byteOffset === 0 ? raw : raw.slice();
+  let rgba: Uint8Array;
+  try {
+    rgba = UTIF.toRGBA8({ ...ifd, width, height: rows, t257: [rows], data } as Ifd);
+  } catch {
+    throw corrupt("unsupported sample layout");
+  }
+  if (rgba.length < width * rows * 4) throw corrupt("the image data is cut short");
+  return rgba.length === width * rows * 4 ? rgba : rgba.subarray(0, width * rows * 4);
+}
+
+/** Whether photometric YCbCr is stored subsampled outside JPEG (our own conversion, laid out by strips: whole road only). */
+export function subsampledYcbcr(ifd: Ifd): boolean {
+  const sub = tag(ifd, 530);
+  return tag(ifd, 262)?.[0] === 6 && (tag(ifd, 259)?.[0] ?? 1) !== 7 && !!sub && (sub[0] > 1 || sub[1] > 1);
 }
 
 /** What the first image's tags say besides its pixels. */

@@ -18,6 +18,14 @@ export interface BandSource {
   readonly height: number;
   /** Bands of about `targetPixels` pixels each (at least one row), in order, covering every row once. */
   bands(targetPixels?: number): AsyncIterable<PixelBand>;
+  /**
+   * Present on a source that can be read again: it will be read `passes`
+   * times in a row (a GIF's palette, then its indices; a turned picture's
+   * upright passes) and keeps its decoder, and what it decoded, until the
+   * last. Re-opening instead would put a second WASM instance beside the
+   * first: a dropped WASM memory is freed only after the task that dropped it.
+   */
+  readFor?(passes: number): void;
 }
 
 export interface RowSink<Out extends FileBytes = FileBytes> {

@@ -6,7 +6,7 @@ import { bmpFileSize } from "../codecs/bmp";
 import type { SinkRoad, SourceRoad } from "./paths";
 import { memoryProbe } from "./probe";
 import { UPRIGHT_PASS_PIXELS } from "./upright-source";
-import { WEBP_BAND_HEAP_CAP, WEBP_TOKENS_PIXELS } from "../webp/band-writer";
+import { WEBP_ALPHA_PIXELS, WEBP_BAND_HEAP_CAP, WEBP_TOKENS_PIXELS } from "../webp/band-writer";
 import type { ImageFormat } from "../types";
 
 // A Worker isolate has 128 MB for everything, and production enforces it by
@@ -56,12 +56,19 @@ const PNG_BANDS_BYTES = 24 * MiB;
 /** The streaming PNG writer keeps only compressed rows: photos deflate to about 2 bytes a pixel. */
 const PNG_ROWS_BYTES_PER_PIXEL = 2;
 /**
- * Our BMP and GIF readers: bands of RGBA as above (GIF adds its index plane,
- * counted apart); TIFF adds a run of decoded strips. Measured besides the
+ * Our BMP and GIF readers: bands of RGBA as above (an interlaced GIF adds its
+ * index plane, counted apart); TIFF adds a run of decoded strips. Measured besides the
  * output: 6-23 MB on 24 MP inputs.
  */
 const ROW_READER_BYTES = 16 * MiB;
 const TIFF_STRIPS_READER_BYTES = 24 * MiB;
+/**
+ * A tiled TIFF, a row of tiles at a time: that row as stored and one tile
+ * (tiff/layout.ts caps them at 8 and 4 MiB), a band of RGBA and utif2's
+ * per-tile work, no more than a run of strips. Measured on grainy photos in
+ * 256-pixel LZW tiles: 16.6 MP to BMP peaked 8.5 MiB over the file's 47.5.
+ */
+const TIFF_TILES_READER_BYTES = TIFF_STRIPS_READER_BYTES;
 /**
  * GIF output: one palette index a pixel, and the LZW stream in a buffer
  * sized up front at 0.75 bytes a pixel; plus the histogram and the remapper's
@@ -92,8 +99,19 @@ const BMP_WRITER_BYTES = 8 * MiB;
 const WEBP_BANDS_BYTES = 12 * MiB;
 const WEBP_ALPHA_READ_BYTES_PER_PIXEL = 6.6;
 /**
+ * A lossless WebP on the same reader: our patched libwebp decoder keeps, at
+ * any size, a sliding window of ARGB pixels (about 1.6 M: 6-6.7 MiB), a
+ * window of the file's data (twice what 16 rows can read: 1.5 MiB at 6000
+ * pixels wide, 3.9 at the widest) and its prefix code tables (measured
+ * 2.2-2.5 MiB on photos). Measured: a 24 MP grainy photo's heap 14.3 MiB,
+ * against the lossy reader's 4.8. A file of pure noise can have tens of MiB
+ * of prefix codes; the heap cap stops those (422 image_too_large).
+ */
+const WEBP_LOSSLESS_BYTES = 14 * MiB;
+/**
  * Our WebP planes writer (webp/band-writer.ts), measured heaps: while rows
- * arrive, the YUV 4:2:0 planes (1.5 bytes a pixel) and a band; then libwebp's
+ * arrive, the YUV 4:2:0 planes (1.5 bytes a pixel; an alpha plane adds 1
+ * up to the size transparency is written at) and a band; then libwebp's
  * encoder, with the reader's heaps dropped: 4.4 bytes a pixel in all with its
  * token buffer (12 MP of heavy grain: 53 MiB). Its heap is capped at build
  * time (72 MiB; past it the encoder falls back to low-memory mode), which
@@ -103,12 +121,19 @@ const WEBP_ALPHA_READ_BYTES_PER_PIXEL = 6.6;
  */
 const WEBP_FILL_BYTES_PER_PIXEL = 1.5;
 const WEBP_FILL_BYTES = 4 * MiB;
+/**
+ * Up to the size the writer takes transparency at, an alpha plane may fill
+ * beside the planes (1 byte a pixel), unless the header said no pixel can be
+ * translucent.
+ */
+const webpFillBytes = (pixels: number, opaque = false) =>
+  pixels * (WEBP_FILL_BYTES_PER_PIXEL + (!opaque && pixels <= WEBP_ALPHA_PIXELS ? 1 : 0)) + WEBP_FILL_BYTES;
 const webpEncodeBytes = (pixels: number) =>
   (pixels > WEBP_TOKENS_PIXELS ? WEBP_BAND_HEAP_CAP : Math.min(WEBP_BAND_HEAP_CAP, pixels * 4.6 + WEBP_FILL_BYTES)) + pixels * 0.2;
 
 export interface MemoryPlan {
-  /** `indexPlane`: the reader holds one palette index a pixel (a GIF frame, an RLE bitmap). */
-  input: { format: ImageFormat; pixels: number; indexPlane?: boolean; webpAlpha?: boolean; avifBandsBytesPerPixel?: number };
+  /** `indexPlane`: the reader holds one palette index a pixel (an interlaced GIF frame, an RLE bitmap). */
+  input: { format: ImageFormat; pixels: number; indexPlane?: boolean; webpAlpha?: boolean; avifBandsBytesPerPixel?: number; opaque?: boolean };
   source: SourceRoad;
   /** Omitted for the check before decoding when the output size is not known yet. */
   /** `turned`: rows reach the writer through UprightSource (one band of upright rows gathered per pass). */
@@ -126,8 +151,12 @@ function sourceBytes(plan: MemoryPlan): number {
       return ROW_READER_BYTES + (plan.input.indexPlane ? plan.input.pixels : 0);
     case "tiff-bands":
       return TIFF_STRIPS_READER_BYTES;
+    case "tiff-tiles":
+      return TIFF_TILES_READER_BYTES;
     case "webp-bands":
       return WEBP_BANDS_BYTES + (plan.input.webpAlpha ? plan.input.pixels * WEBP_ALPHA_READ_BYTES_PER_PIXEL : 0);
+    case "webp-lossless-bands":
+      return WEBP_BANDS_BYTES + WEBP_LOSSLESS_BYTES;
     case "avif-bands":
       // dav1d's YUV planes and frame state, measured (avif/decoder/cost.ts); the road's bound when the file's own figure is not given.
       return AVIF_BANDS_FIXED_BYTES + plan.input.pixels * (plan.input.avifBandsBytesPerPixel ?? AVIF_BANDS_MAX_BYTES_PER_PIXEL);
@@ -173,15 +202,15 @@ export function estimateBytes(plan: MemoryPlan): number {
   // Bands collected for a whole-image encoder: the picture exists whole, and
   // the reader's heaps are dropped before the encoder starts (sinks.ts), so
   // only the larger of the two phases counts.
-  // What a band reader keeps to the end whatever is dropped: a GIF's or an RLE
-  // bitmap's index plane (measured: a 24 MP GIF to WebP peaked 19 MiB over
+  // What a band reader keeps to the end whatever is dropped: an interlaced GIF's
+  // or an RLE bitmap's index plane (measured: a 24 MP GIF to WebP peaked 19 MiB over
   // the two phases when this was left out).
   const held = input.indexPlane ? input.pixels : 0;
   if (plan.source !== "whole" && output.sink === "whole") return pixels * RGBA + Math.max(decode, held + sinkBytes(output));
   // The WebP planes fill beside the reader, then libwebp encodes them once
   // the reader's heaps are dropped (webp/band-writer.ts): two phases again.
   if (plan.source !== "whole" && output.sink === "webp-planes") {
-    return Math.max(decode + pixels * WEBP_FILL_BYTES_PER_PIXEL + WEBP_FILL_BYTES, held + sinkBytes(output));
+    return Math.max(decode + webpFillBytes(pixels, input.opaque), held + sinkBytes(output));
   }
   // A whole decode that is resized exists beside its resized copy; at its own
   // size it is encoded as it is.

@@ -1,7 +1,8 @@
 import { AVIF_GRID_PIXELS } from "../avif/grid-writer";
 import { OXIPNG_PIXELS, STREAM_PIXELS, WHOLE_JPEG_ENCODE_PIXELS } from "./budget";
-import { tiffReadsInBands } from "../tiff/band-source";
+import { tiffRoad } from "../tiff/band-source";
 import { bmpIsRle } from "../codecs/bmp";
+import { gifInterlaced } from "../codecs/gif";
 import { webpLayout } from "../webp/band-source";
 import { avifFacts } from "../avif/decoder/cost";
 import type { ImageFormat, ImageHeader } from "../types";
@@ -14,7 +15,18 @@ import type { ImageFormat, ImageHeader } from "../types";
 // rows at a time). "whole": a WASM codec that needs the whole picture.
 
 /** How the input is read. */
-export type SourceRoad = "jpeg-bands" | "png-bands" | "bmp-bands" | "gif-bands" | "tiff-bands" | "webp-bands" | "avif-bands" | "avif-tiles" | "whole";
+export type SourceRoad =
+  | "jpeg-bands"
+  | "png-bands"
+  | "bmp-bands"
+  | "gif-bands"
+  | "tiff-bands"
+  | "tiff-tiles"
+  | "webp-bands"
+  | "webp-lossless-bands"
+  | "avif-bands"
+  | "avif-tiles"
+  | "whole";
 /**
  * How the output is written. "bmp-rows": into the file's own buffer, each
  * pixel at its upright place; "gif-indices": two passes (palette, then one
@@ -28,16 +40,20 @@ export interface InputFacts {
   pixels: number;
   /** PNG: Adam7 interlacing (cannot be read in row order). */
   interlaced?: boolean;
-  /** TIFF: stored in strips small enough to read a band at a time (tiff/band-source.ts). */
-  tiffStrips?: boolean;
-  /** Its reader holds one palette index a pixel (a GIF frame, an RLE bitmap). */
+  /** TIFF: read in bands (strips or a streamed tall strip: "tiff-bands"; a row of tiles at a time: "tiff-tiles"), tiff/layout.ts. */
+  tiffRoad?: "tiff-bands" | "tiff-tiles";
+  /** Its reader holds one palette index a pixel (an interlaced GIF frame, an RLE bitmap). */
   indexPlane?: boolean;
   /** WebP: a lossy still (VP8), which can be read in bands; and whether it has an alpha plane. */
   webpLossy?: boolean;
   webpAlpha?: boolean;
+  /** WebP: a lossless still (VP8L), read in bands through the decoder's sliding window (its own road: a flat cost, webp/band-source.ts). */
+  webpLossless?: boolean;
   /** AVIF: the road our dav1d reader takes it on (avif/decoder/cost.ts), and its decoder heap in bytes a pixel. */
   avifRoad?: "avif-bands" | "avif-tiles";
   avifBandsBytesPerPixel?: number;
+  /** No pixel can be translucent, known from the header: a JPEG, a lossy WebP without ALPH, an AVIF without an alpha item. */
+  opaque?: boolean;
 }
 
 export function sourceRoad(input: InputFacts): SourceRoad {
@@ -46,8 +62,9 @@ export function sourceRoad(input: InputFacts): SourceRoad {
   if (input.format === "png" && !input.interlaced) return "png-bands";
   if (input.format === "bmp") return "bmp-bands";
   if (input.format === "gif") return "gif-bands";
-  if (input.format === "tiff" && input.tiffStrips) return "tiff-bands";
+  if (input.format === "tiff" && input.tiffRoad) return input.tiffRoad;
   if (input.format === "webp" && input.webpLossy) return "webp-bands";
+  if (input.format === "webp" && input.webpLossless) return "webp-lossless-bands";
   if (input.format === "avif" && input.avifRoad) return input.avifRoad;
   return "whole";
 }
@@ -75,10 +92,11 @@ export function inputFacts(input: Uint8Array, header: ImageHeader): InputFacts {
     format: header.format,
     pixels: header.width * header.height,
     interlaced: header.format === "png" && pngInterlaced(input),
-    tiffStrips: header.format === "tiff" && tiffReadsInBands(input),
-    indexPlane: header.format === "gif" || (header.format === "bmp" && bmpIsRle(input)),
+    tiffRoad: header.format === "tiff" ? tiffRoad(input) : undefined,
+    indexPlane: (header.format === "gif" && gifInterlaced(input)) || (header.format === "bmp" && bmpIsRle(input)),
     ...(header.format === "webp" ? webpFacts(input) : {}),
     ...(header.format === "avif" ? avifFacts(input) : {}),
+    ...(header.format === "jpeg" ? { opaque: true } : {}),
   };
 }
 
@@ -96,7 +114,7 @@ export function pngInterlaced(b: Uint8Array): boolean {
   return b.length > 28 && b[28] === 1;
 }
 
-function webpFacts(input: Uint8Array): Pick<InputFacts, "webpLossy" | "webpAlpha"> {
+function webpFacts(input: Uint8Array): Pick<InputFacts, "webpLossy" | "webpAlpha" | "webpLossless" | "opaque"> {
   const layout = webpLayout(input);
-  return { webpLossy: layout.lossy, webpAlpha: layout.alpha };
+  return { webpLossy: layout.lossy, webpAlpha: layout.alpha, webpLossless: layout.lossless, opaque: layout.lossy && !layout.alpha };
 }

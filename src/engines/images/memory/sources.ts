@@ -11,7 +11,7 @@ import { PngBandSource } from "../png/band-source";
 import { layoutOf } from "../codecs/png-writer";
 import { BmpBandSource } from "../bmp/band-source";
 import { GifBandSource } from "../gif/band-source";
-import { TiffBandSource } from "../tiff/band-source";
+import { openTiffSource } from "../tiff/band-source";
 import { tiffOrientation } from "../codecs/tiff";
 import { WebpBandSource } from "../webp/band-source";
 import { webpIcc, webpOrientation } from "../formats/metadata";
@@ -44,8 +44,10 @@ export function bandedOrientation(input: Uint8Array, road: Exclude<SourceRoad, "
     case "png-bands":
       return pngOrientation(input);
     case "tiff-bands":
+    case "tiff-tiles":
       return tiffOrientation(input);
     case "webp-bands":
+    case "webp-lossless-bands":
       return webpOrientation(input);
     case "avif-bands":
     case "avif-tiles":
@@ -92,12 +94,14 @@ export async function openSource(
       const notes = source.frames > 1 ? [`animated GIF: the first of ${source.frames} frames was used`] : [];
       return { source, orientation: 1, grey: false, alpha: source.mayHaveAlpha, notes };
     }
-    case "tiff-bands": {
-      const source = new TiffBandSource(input);
+    case "tiff-bands":
+    case "tiff-tiles": {
+      const source = openTiffSource(input);
       const notes = source.pages > 1 ? [`multi-page TIFF: the first of ${source.pages} pages was used`] : [];
       return { source, orientation: source.orientation, icc: rgbIcc(source.icc), grey: false, alpha: source.mayHaveAlpha, notes };
     }
-    case "webp-bands": {
+    case "webp-bands":
+    case "webp-lossless-bands": {
       const { width, height } = readHeader(input);
       const source = new WebpBandSource(input, width, height);
       return { source, orientation: webpOrientation(input), icc: rgbIcc(webpIcc(input)), grey: false, alpha: source.mayHaveAlpha, notes: [] };

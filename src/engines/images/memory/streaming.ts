@@ -81,7 +81,8 @@ export async function compressLargeJpeg(b: Uint8Array, quality: number, meta: { 
  * Source to sink through the streaming Lanczos3 when the size changes: the
  * picture never exists whole unless the sink itself needs it. A sink that
  * takes the picture in several passes gets it read and resampled again each
- * time, from a source `reopen` gives (readers are single-use).
+ * time, from the same source when it can be read again (readFor), else from
+ * a source `reopen` gives.
  */
 export async function transcode<Out extends FileBytes>(
   source: BandSource,
@@ -92,8 +93,9 @@ export async function transcode<Out extends FileBytes>(
 ): Promise<Out> {
   const passes = sink.passes ?? 1;
   if (passes > 1 && !reopen) throw new Error("transcode: a sink of several passes needs a way to reopen the source");
+  if (passes > 1) source.readFor?.(passes);
   for (let pass = 1; pass <= passes; pass++) {
-    const from = pass === 1 ? source : await (reopen as () => Promise<BandSource>)();
+    const from = pass === 1 || source.readFor ? source : await (reopen as () => Promise<BandSource>)();
     const resizer = width === from.width && height === from.height ? null : new StreamingResizer(from.width, from.height, width, height);
     for await (const band of from.bands(BAND_PIXELS)) {
       if (!resizer) await sink.write(band.pixels);

@@ -10,7 +10,8 @@ import type { Pixels } from "../types";
 // carry the orientation. A turned picture's upright row is a stored column
 // (or a stored row from the other end), so each pass reads the whole source
 // again and keeps only the upright rows of one band: memory is one band of
-// UPRIGHT_PASS_PIXELS, time is one decode a pass.
+// UPRIGHT_PASS_PIXELS, time is one decode a pass (a source that holds its
+// decoded picture, readFor, is read again without decoding).
 
 /** Upright pixels gathered per pass (16 MB of RGBA): a 24 MP photo takes 6 passes. */
 export const UPRIGHT_PASS_PIXELS = 4_000_000;
@@ -37,13 +38,18 @@ export class UprightSource implements BandSource {
   async *bands(): AsyncIterable<PixelBand> {
     const { width, height, storedWidth: sw, storedHeight: sh, orientation } = this;
     const rowsPerPass = Math.max(1, Math.floor(UPRIGHT_PASS_PIXELS / width));
+    let again: BandSource | undefined;
     for (let u0 = 0; u0 < height; u0 += rowsPerPass) {
       const u1 = Math.min(height, u0 + rowsPerPass);
       const data = new Uint8Array((u1 - u0) * width * 4);
       const out = new Uint32Array(data.buffer);
       const first = u0 * width;
       const end = u1 * width;
-      const source = await this.open();
+      const source = again ?? (await this.open());
+      if (!again && source.readFor) {
+        source.readFor(Math.ceil(height / rowsPerPass));
+        again = source;
+      }
       const resizer = source.width === sw && source.height === sh ? null : new StreamingResizer(source.width, source.height, sw, sh);
       let y = 0;
       const place = (rows: Pixels) => {

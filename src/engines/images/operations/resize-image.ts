@@ -67,13 +67,7 @@ async function resizeBanded(
   const sink = sinkRoad(format, w * h);
   const turned = orientation !== 1 && turnsRows(sink);
   await fitWorker({
-    input: {
-      format: header.format,
-      pixels: header.width * header.height,
-      indexPlane: facts.indexPlane,
-      webpAlpha: facts.webpAlpha,
-      avifBandsBytesPerPixel: facts.avifBandsBytesPerPixel,
-    },
+    input: facts,
     source: road,
     output: { format, width: storedW, height: storedH, sink, turned },
   });

@@ -1,63 +1,59 @@
 import type * as utif from "utif2";
-import { rowBands, type BandSource, type PixelBand } from "../memory/bands";
-import { fileBuffer, firstImage, ifdToRgba, stripLayout, tag, tiffFacts, tiffPages } from "../codecs/tiff";
+import { rowBands, type PixelBand } from "../memory/bands";
+import { TiffSource } from "./source";
+import { fileBuffer, firstImage, ifdToRgba, stripLayout, tiffFacts, tiffPages } from "../codecs/tiff";
+import { tiffReading, type TiffReading } from "./layout";
+import { TiffStreamSource } from "./stream-source";
+import { TiffTileSource } from "./tile-source";
 
-// A TIFF read a band at a time. A stripped file's strips are independent
-// (each is compressed on its own, JPEG tables and predictor included), so a
-// band is the image's directory narrowed to a run of strips and given to the
-// same decoder as the whole picture. An uncompressed single-strip file is cut
-// into rows directly. Tiled, plane-separated and big single-strip compressed
-// files have no such cut and are decoded whole (paths.ts).
+// A TIFF read a band at a time (how, layout.ts decides). A stripped file's
+// small strips are independent (each is compressed on its own, JPEG tables
+// and predictor included), so a band is the image's directory narrowed to a
+// run of strips and given to the same decoder as the whole picture. An
+// uncompressed single-strip file is cut into rows directly. Tall compressed
+// strips are streamed (stream-source.ts), tiles read a row at a time
+// (tile-source.ts).
 
-/** A strip bigger than this is too coarse to read in bands. */
-const MAX_STRIP_PIXELS = 1 << 21;
+/** The road a TIFF takes, from its directory alone, before any pixel is decoded: undefined for the whole road. */
+export function tiffRoad(input: Uint8Array): "tiff-bands" | "tiff-tiles" | undefined {
+  let reading: TiffReading | undefined;
+  try {
+    reading = tiffReading(firstImage(tiffPages(input)));
+  } catch {
+    return undefined; // the whole road reports the damage
+  }
+  if (!reading) return undefined;
+  return reading === "tiles" ? "tiff-tiles" : "tiff-bands";
+}
+
+export { TiffSource };
+
+/** The first image of `input` as bands, on the reading layout.ts chose for it. */
+export function openTiffSource(input: Uint8Array): TiffSource {
+  const ifds = tiffPages(input);
+  const ifd = firstImage(ifds);
+  const reading = tiffReading(ifd);
+  if (!reading) throw new Error("openTiffSource: this TIFF cannot be read in bands (paths.ts should not have chosen it)");
+  const facts = tiffFacts(ifds, ifd);
+  if (reading === "tiles") return new TiffTileSource(input, ifd, facts);
+  if (reading === "stream") return new TiffStreamSource(input, ifd, facts);
+  return new TiffBandSource(input, ifd, facts);
+}
 
 type Layout = NonNullable<ReturnType<typeof stripLayout>>;
+type Facts = ReturnType<typeof tiffFacts>;
 
-/** Whether `layout` (of an image `width` wide) can be read in bands. */
-function bandable(layout: Layout | undefined, width: number): layout is Layout {
-  if (!layout) return false;
-  return layout.compression === 1 || layout.rps * width <= MAX_STRIP_PIXELS;
-}
-
-/** Decided from the directory alone, before any pixel is decoded. */
-export function tiffReadsInBands(input: Uint8Array): boolean {
-  try {
-    const ifd = firstImage(tiffPages(input));
-    return bandable(stripLayout(ifd), tag(ifd, 256)?.[0] ?? 0);
-  } catch {
-    return false; // the whole road reports the damage
-  }
-}
-
-export class TiffBandSource implements BandSource {
+/** Small strips, a run of them a band, decoded by utif2 like the whole picture. */
+export class TiffBandSource extends TiffSource {
   private readonly buffer: ArrayBuffer;
-  private readonly ifd: utif.IFD;
   private readonly layout: Layout;
-  readonly width: number;
-  readonly height: number;
-  readonly orientation: number;
-  readonly icc?: Uint8Array;
-  readonly pages: number;
 
-  constructor(input: Uint8Array) {
-    const ifds = tiffPages(input);
-    this.ifd = firstImage(ifds);
+  constructor(input: Uint8Array, ifd: utif.IFD, facts: Facts) {
+    super(ifd, facts);
     this.buffer = fileBuffer(input);
-    this.width = tag(this.ifd, 256)?.[0] ?? 0;
-    this.height = tag(this.ifd, 257)?.[0] ?? 0;
-    const layout = stripLayout(this.ifd);
-    if (!bandable(layout, this.width)) throw new Error("TiffBandSource: this TIFF cannot be read in bands (paths.ts should not have chosen it)");
+    const layout = stripLayout(ifd);
+    if (!layout) throw new Error("TiffBandSource: not a stripped TIFF");
     this.layout = layout;
-    const facts = tiffFacts(ifds, this.ifd);
-    this.orientation = facts.orientation;
-    this.icc = facts.icc;
-    this.pages = facts.pages;
-  }
-
-  /** An alpha sample (extra samples beside RGB or grey) may be translucent. */
-  get mayHaveAlpha(): boolean {
-    return (tag(this.ifd, 338)?.length ?? 0) > 0;
   }
 
   /** The directory narrowed to rows y0..y1 (on strip boundaries, or any rows of an uncompressed single strip). */

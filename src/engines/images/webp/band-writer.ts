@@ -14,7 +14,8 @@ import { noteHeap, webpBandProbe } from "./probe";
 // pixel on), already turned upright, then libwebp encodes the planes.
 // Settings are libwebp's defaults (method 4, as cwebp and jSquash's encoder
 // use), so the file is byte-identical to `cwebp -q <quality>` of the same
-// pixels (unless the low-memory fallback below was needed).
+// pixels (unless the low-memory fallback below was needed); with
+// transparency the VP8 frame is, and the ALPH chunk is our own coder's.
 
 /**
  * build.sh caps each instance's heap here (-sMAXIMUM_MEMORY): the most one
@@ -39,14 +40,29 @@ export const WEBP_TOKENS_PIXELS = 12_600_000;
  */
 export const WEBP_PLANES_MAX_PIXELS = 30_000_000;
 /**
- * The alpha plane is compressed by libwebp's lossless coder, which needs
- * about 16 bytes a pixel of its own (3 MP with alpha: 66 MiB of heap; 4 MP
- * did not fit under the cap): pictures with translucent pixels are written
- * up to this size. The plane is made at the first translucent pixel, so an
- * opaque RGBA source (a PNG saved with an unused alpha channel) is not
- * limited.
+ * Pictures with translucent pixels are written up to this size. The alpha
+ * plane (1 byte a pixel, made at the first translucent pixel, so an opaque
+ * RGBA source is not limited) fills beside the YUV planes: 2.5 bytes a pixel
+ * while rows arrive, beside a reader of up to 24 MiB (PNG, TIFF: 20 MP is
+ * 76 MiB of the call's 80). Then our C side compresses the plane straight
+ * into an ALPH chunk (webp-band.c: no ARGB picture, as libwebp's own alpha
+ * coder needed, 14 bytes a pixel even at its lowest effort) and frees it
+ * before the frame is encoded as an opaque one; that step holds at most one
+ * more byte a pixel (noise, stored raw): 3.5 bytes a pixel, 67 MiB at 20 MP,
+ * under the cap. Measured: a 24 MP cutout photo peaked at 59.4 MiB; a
+ * 20 MP one from PNG at 79 MB live in all (estimate 75.8).
  */
-export const WEBP_ALPHA_PIXELS = 3_000_000;
+export const WEBP_ALPHA_PIXELS = 20_000_000;
+/**
+ * What always fits with transparency: pure noise in colour and alpha (the
+ * alpha stored raw, held beside the planes while libwebp's low-memory
+ * encoder writes a frame of 0.6 bytes a pixel) fits the heap cap at 14.2 MP
+ * and not at 20. Past this, a picture that close to noise is refused after
+ * the attempt, with this figure.
+ */
+const WEBP_ALPHA_ALWAYS_PIXELS = 14_000_000;
+/** The alpha plane's prediction filter: -1 lets the C side pick the one whose stream is smallest (or none for 16 levels or fewer, as libwebp does). */
+const ALPHA_FILTER = -1;
 
 const METHOD = 4;
 
@@ -113,7 +129,7 @@ export class WebpBandWriter implements RowSink {
     if (pixels > WEBP_ALPHA_PIXELS && m._enc_translucent()) {
       throw new EngineError(
         "too_large",
-        `A WebP with transparency can be written up to ${WEBP_ALPHA_PIXELS / 1e6} megapixels in a Worker (libwebp compresses the alpha plane whole); ` +
+        `A WebP with transparency can be written up to ${WEBP_ALPHA_PIXELS / 1e6} megapixels in a Worker (its alpha plane is held whole beside the picture); ` +
           `this one would be ${(pixels / 1e6).toFixed(1)}. Send a smaller image, or convert to PNG or AVIF.`,
       );
     }
@@ -127,10 +143,21 @@ export class WebpBandWriter implements RowSink {
       // The reader's codec heaps (MozJPEG's decoder) are done with: dropped
       // before libwebp grows ours, so the two never coexist (memory-fit.ts).
       trimCodecHeaps(0);
-      const n = m._enc_finish(this.quality, METHOD, 0);
+      const n = m._enc_finish(this.quality, METHOD, 0, ALPHA_FILTER);
       memoryProbe.sample();
       noteHeap(m.memory.buffer.byteLength);
-      if (n < 0) throw new Error(`WebP encode failed: ${bandMessage(m)}.`);
+      if (n < 0) {
+        const why = bandMessage(m);
+        const pixels = this.width * this.height;
+        if (why.startsWith("out of memory")) {
+          throw new EngineError(
+            "too_large",
+            `This ${(pixels / 1e6).toFixed(1)} MP picture did not fit a Worker's WebP encoder: its detail${m._enc_translucent() ? " and transparency are" : " is"} too close to noise to compress at this size. ` +
+              `WebP with transparency is always written up to ${WEBP_ALPHA_ALWAYS_PIXELS / 1e6} megapixels. Ask for a smaller size, or another format.`,
+          );
+        }
+        throw new Error(`WebP encode failed: ${why}.`);
+      }
       const out = m.HEAPU8.slice(m._enc_output(), m._enc_output() + n);
       webpBandProbe.planeWrites++;
       if (m._enc_used_low_memory()) webpBandProbe.lowMemoryWrites++;

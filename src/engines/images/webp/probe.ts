@@ -5,6 +5,8 @@
 export const webpBandProbe = {
   /** Lossy WebPs read in bands (webp/band-source.ts). */
   bandedReads: 0,
+  /** Lossless WebPs read in bands (the same source, rows handed out by libwebp's VP8L decoder). */
+  losslessReads: 0,
   /** Files written from YUV planes (webp/band-writer.ts), and how many of them fell back to libwebp's low-memory encoder. */
   planeWrites: 0,
   lowMemoryWrites: 0,

@@ -108,14 +108,27 @@ export class AvifBandSource implements BandSource {
     return out;
   }
 
+  /** Passes still to come over this source (readFor), and the instance and single frame kept between them. */
+  private passesLeft = 1;
+  private held?: { m: Av1Dec; ref: WeakRef<Av1Dec>; frame?: Tile[] };
+
+  readFor(passes: number): void {
+    this.passesLeft = passes;
+  }
+
   async *bands(targetPixels = 1 << 19): AsyncGenerator<PixelBand> {
-    const { m, ref } = await openAv1Dec();
+    this.held ??= await openAv1Dec();
+    const held = this.held;
+    const { m, ref } = held;
     const { width, height, layout } = this;
     const tileHeight = layout.tiles[0].height;
     const step = Math.max(1, Math.floor(targetPixels / width));
+    // One frame is decoded once for every pass; a grid's rows of tiles are decoded again each pass.
+    const single = layout.rows === 1 && layout.columns === 1;
     try {
       for (let r = 0; r < layout.rows; r++) {
-        const tiles = this.decodeRow(m, r);
+        const tiles = (single && held.frame) || this.decodeRow(m, r);
+        if (single) held.frame = tiles;
         const top = r * tileHeight;
         const bottom = Math.min(height, top + tileHeight);
         for (let y = top; y < bottom; y += step) {
@@ -124,7 +137,10 @@ export class AvifBandSource implements BandSource {
         }
       }
     } finally {
-      closeAv1Dec(m, ref);
+      if (--this.passesLeft <= 0) {
+        closeAv1Dec(m, ref);
+        this.held = undefined;
+      }
     }
   }
 }

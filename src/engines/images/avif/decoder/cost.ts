@@ -35,12 +35,13 @@ export function avifBandsBytesPerPixel(layout: AvifLayout): number {
 export const AVIF_BANDS_FIXED_BYTES = 8 * 1024 * 1024;
 
 /**
- * The most a file on this road may cost, in bytes a pixel: 8-bit 4:2:0 with
- * an 8-bit alpha plane, the layouts the HTTP tests cover. Heavier layouts
- * (4:4:4, 10-bit colour) stay on libavif's whole road; the memory check is
- * told each file's own figure (avifBandsBytesPerPixel), this is the bound.
+ * The most a file on this road may cost, in bytes a pixel: 12-bit 4:4:4
+ * with a 12-bit alpha plane. Every layout dav1d decodes takes this road: the
+ * lightest (8-bit 4:2:0, 2.25) and the heaviest are all far below libavif's
+ * whole decode (about 22 bytes a pixel). The memory check is told each
+ * file's own figure (avifBandsBytesPerPixel); this is the bound.
  */
-export const AVIF_BANDS_MAX_BYTES_PER_PIXEL = 3.4;
+export const AVIF_BANDS_MAX_BYTES_PER_PIXEL = (6 + 2) * 1.1 + 0.6;
 
 /**
  * A grid's heap is one row of tiles whatever its height, so grids whose row
@@ -51,10 +52,12 @@ export const AVIF_BANDS_MAX_BYTES_PER_PIXEL = 3.4;
 export const AVIF_TILE_ROW_BYTES = 16 * 1024 * 1024;
 
 export interface AvifFacts {
-  /** The road this file takes, when our reader can take it (else libavif's whole road). */
+  /** The road this file takes, when our reader can take it (a single AV1 item or a grid of them; else libavif's whole road). */
   avifRoad?: "avif-bands" | "avif-tiles";
   /** The decoder's heap in bytes a pixel of the picture (avifBandsBytesPerPixel). */
   avifBandsBytesPerPixel?: number;
+  /** No alpha item: no pixel can be translucent. */
+  opaque?: boolean;
 }
 
 /** What paths.ts needs to choose the road, from the container alone. */
@@ -63,7 +66,6 @@ export function avifFacts(b: Uint8Array): AvifFacts {
   if (!layout) return {};
   const perPixel = avifBandsBytesPerPixel(layout);
   const grid = layout.rows > 1 || layout.columns > 1;
-  if (grid && perPixel * layout.width * layout.height <= AVIF_TILE_ROW_BYTES) return { avifRoad: "avif-tiles", avifBandsBytesPerPixel: perPixel };
-  if (perPixel <= AVIF_BANDS_MAX_BYTES_PER_PIXEL) return { avifRoad: "avif-bands", avifBandsBytesPerPixel: perPixel };
-  return {};
+  const tiles = grid && perPixel * layout.width * layout.height <= AVIF_TILE_ROW_BYTES;
+  return { avifRoad: tiles ? "avif-tiles" : "avif-bands", avifBandsBytesPerPixel: perPixel, opaque: !layout.alphaTiles };
 }
