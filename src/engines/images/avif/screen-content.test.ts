@@ -9,8 +9,8 @@ import { photo } from "../../../../test/support/images/fixtures";
 // aom's screen-content rule, applied by the grid writer to the picture seen so
 // far instead of to each tile (avif/screen-content.ts).
 
-/** `share` of the 16x16 blocks (from the top) hold two grey levels, the rest is grainy. */
-function blocks(width: number, height: number, share: number): Pixels {
+/** `share` of the 16x16 blocks (from the top) hold two grey levels (`dark` and `light`), the rest is grainy. */
+function blocks(width: number, height: number, share: number, dark = 20, light = 250): Pixels {
   const px = photo(width, height);
   const blocksWide = width / 16;
   const few = Math.round((width / 16) * (height / 16) * share);
@@ -18,14 +18,14 @@ function blocks(width: number, height: number, share: number): Pixels {
     const bx = (b % blocksWide) * 16,
       by = Math.floor(b / blocksWide) * 16;
     for (let y = by; y < by + 16; y++) {
-      for (let x = bx; x < bx + 16; x++) px.data.set((x + y) % 3 ? [250, 250, 250] : [20, 20, 20], (y * width + x) * 4);
+      for (let x = bx; x < bx + 16; x++) px.data.set((x + y) % 3 ? [light, light, light] : [dark, dark, dark], (y * width + x) * 4);
     }
   }
   return px;
 }
 
 describe("screen-content decision", () => {
-  it("follows aom's rule: more than a tenth of the area in blocks of 2 to 4 luma values", () => {
+  it("follows aom's rule: more than a tenth of the area in blocks of 2 to 4 luma values, at least 8 levels apart", () => {
     for (const [share, screen] of [
       [0, false],
       [0.09, false],
@@ -37,6 +37,17 @@ describe("screen-content decision", () => {
       const s = new ScreenContentStats();
       s.add(px.data, px.width, px.height);
       expect(s.isScreenContent(), `share ${share}`).toBe(screen);
+    }
+    // Few values close together (a smooth photo's gradients) do not count, however many such blocks: aom would count them.
+    for (const [dark, light, screen] of [
+      [120, 122, false],
+      [120, 127, false],
+      [120, 128, true],
+    ] as const) {
+      const px = blocks(320, 320, 0.6, dark, light);
+      const s = new ScreenContentStats();
+      s.add(px.data, px.width, px.height);
+      expect(s.isScreenContent(), `levels ${dark} and ${light}`).toBe(screen);
     }
     // One-colour blocks (flat white) and grain do not count.
     const flat = new ScreenContentStats();
