@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { buildApp } from "../../../src/app";
 import type { Env } from "../../../src/env";
+import type { MailboxMessage } from "../../../src/routes/dev-mailbox";
 import { BASE, call, freshIp, postJson } from "../../support/http";
 
 // Console sign-in as a browser does it: ask for a link, read it from the
@@ -10,16 +11,6 @@ import { BASE, call, freshIp, postJson } from "../../support/http";
 // then send the cookie (and, for changes, the CSRF token and Origin).
 
 export const ORIGIN = BASE;
-
-export interface MailboxMessage {
-  id: number;
-  to: string;
-  subject: string;
-  template: string;
-  body: string;
-  links: string[];
-  created_at: string;
-}
 
 export async function mailbox(to?: string): Promise<MailboxMessage[]> {
   const res = await call(`/dev/mailbox.json${to ? `?to=${encodeURIComponent(to)}` : ""}`);

@@ -23,11 +23,8 @@ import { okOnRoads } from "./roads";
 // pictures are written here bit by bit (striped, below), so their pixels are
 // known without a whole decode.
 
-/** A RIFF/WebP holding one VP8L chunk whose header says `width` x `height`, then `body` bytes of (meaningless) data. */
-function vp8lHeaderOnly(width: number, height: number, body: number): Uint8Array {
-  const data = new Uint8Array(5 + body);
-  const bits = (width - 1) | ((height - 1) << 14);
-  data.set([0x2f, bits & 0xff, (bits >>> 8) & 0xff, (bits >>> 16) & 0xff, (bits >>> 24) & 0xff]);
+/** `data` (a VP8L bitstream) wrapped as a RIFF/WebP file of one VP8L chunk. */
+function riffVp8l(data: Uint8Array): Uint8Array {
   const out = new Uint8Array(20 + data.length + (data.length & 1));
   const view = new DataView(out.buffer);
   out.set([..."RIFF"].map((c) => c.charCodeAt(0)));
@@ -39,6 +36,14 @@ function vp8lHeaderOnly(width: number, height: number, body: number): Uint8Array
   view.setUint32(16, data.length, true);
   out.set(data, 20);
   return out;
+}
+
+/** A RIFF/WebP holding one VP8L chunk whose header says `width` x `height`, then `body` bytes of (meaningless) data. */
+function vp8lHeaderOnly(width: number, height: number, body: number): Uint8Array {
+  const data = new Uint8Array(5 + body);
+  const bits = (width - 1) | ((height - 1) << 14);
+  data.set([0x2f, bits & 0xff, (bits >>> 8) & 0xff, (bits >>> 16) & 0xff, (bits >>> 24) & 0xff]);
+  return riffVp8l(data);
 }
 
 /** Bits written least significant first, as VP8L reads them. */
@@ -158,17 +163,7 @@ function striped(width: number, height: number, far: number) {
     for (let x = 0; x < width; x += 4096) copy(Math.min(4096, width - x), isFar(y));
   }
   const data = w.finish();
-  const out = new Uint8Array(20 + data.length + (data.length & 1));
-  const view = new DataView(out.buffer);
-  out.set([..."RIFF"].map((c) => c.charCodeAt(0)));
-  view.setUint32(4, out.length - 8, true);
-  out.set(
-    [..."WEBPVP8L"].map((c) => c.charCodeAt(0)),
-    8,
-  );
-  view.setUint32(16, data.length, true);
-  out.set(data, 20);
-  return { bytes: out, greenOf };
+  return { bytes: riffVp8l(data), greenOf };
 }
 
 let stripes: ReturnType<typeof striped> | undefined;
