@@ -25,9 +25,13 @@
 #include "aom/aom_encoder.h"
 #include "aom/aomcx.h"
 
-// From build.sh's patch 5: -1 lets aom detect screen content in the frame,
-// 0/1 imposes the caller's decision (grid tiles follow their picture).
+// From build.sh's patch 5: -1 lets aom detect screen content in the frame;
+// 0..7 imposes the caller's decision (grid tiles follow their picture): bit 0
+// screen-content tools (palette), bit 1 IntraBC, bit 2 screen-content type.
 extern int aom_still_screen_content;
+// From build.sh's patch 7: 0 lets aom choose its size-dependent speed features
+// from this frame's shorter side; a grid tile passes its whole picture's.
+extern int aom_still_picture_side;
 
 enum Kind { COLOR_420 = 0, COLOR_444 = 1, ALPHA = 2 };
 
@@ -136,15 +140,17 @@ static void fill_alpha(const uint8_t *rgba, int w, int h, aom_image_t *img) {
  * (kind 0: 4:2:0, kind 1: 4:4:4) or the alpha channel (kind 2: monochrome,
  * full range). quantizer 0..63 (0 = lossless coding), speed 0..9.
  * screen: -1 lets aom decide from this picture whether to use its screen-
- * content tools (palette, IntraBC); 0 or 1 decides it (for grid tiles).
+ * content tools (palette, IntraBC); a mask 0..7 decides it (for grid tiles).
+ * side: 0, or the shorter side of the picture this frame is a grid tile of, so
+ * aom searches the tile as it would search that whole picture.
  * Returns the payload length (read it at still_output()), or -1 with the reason
  * at still_message().
  */
-EMSCRIPTEN_KEEPALIVE int still_encode(const uint8_t *rgba, int width, int height, int kind, int quantizer, int speed, int screen) {
+EMSCRIPTEN_KEEPALIVE int still_encode(const uint8_t *rgba, int width, int height, int kind, int quantizer, int speed, int screen, int side) {
   still_release();
   message[0] = 0;
   if (width < 1 || height < 1 || kind < COLOR_420 || kind > ALPHA || quantizer < 0 || quantizer > 63 || speed < 0 || speed > 9 ||
-      screen < -1 || screen > 1) {
+      screen < -1 || screen > 7 || side < 0) {
     snprintf(message, sizeof message, "invalid arguments");
     return -1;
   }
@@ -180,6 +186,7 @@ EMSCRIPTEN_KEEPALIVE int still_encode(const uint8_t *rgba, int width, int height
   }
 
   aom_still_screen_content = screen;
+  aom_still_picture_side = side;
   aom_codec_ctx_t ctx;
   if (aom_codec_enc_init(&ctx, iface, &cfg, 0) != AOM_CODEC_OK) {
     aom_img_free(img);

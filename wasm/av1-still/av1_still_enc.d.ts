@@ -3,7 +3,7 @@ export interface Av1StillModule {
   HEAPU8: Uint8Array;
   _malloc(bytes: number): number;
   _free(ptr: number): void;
-  _still_encode(rgba: number, width: number, height: number, kind: number, quantizer: number, speed: number, screen: number): number;
+  _still_encode(rgba: number, width: number, height: number, kind: number, quantizer: number, speed: number, screen: number, side: number): number;
   _still_output(): number;
   _still_message(): number;
   _still_release(): void;

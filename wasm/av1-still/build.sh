@@ -54,11 +54,12 @@ grep -q 'wasm: no cpuid' build/cmake/rtcd.pl
 # (a share of 16x16 blocks with 2-4 luma values) then judges the tile, not the
 # picture: a tile of sky counts as a screenshot and gets palette and IntraBC
 # searches (slower, no smaller). aom_still_screen_content lets the caller pass
-# the decision instead (-1: aom decides from the frame, as before; 0: off;
-# 1: on, as AOM_CONTENT_SCREEN).
+# the decision instead: -1, aom decides from the frame, as before; else a mask
+# of bit 0 screen-content tools (palette), bit 1 IntraBC, bit 2 the frame's
+# screen-content type (aom sets the three apart too, by stricter rules).
 perl -0pi -e 's|(void av1_set_screen_content_options\(AV1_COMP \*cpi, FeatureFlags \*features\) \{\n(.*?\n)  if \(cpi->oxcf.mode == REALTIME\) \{)|int aom_still_screen_content = -1;\n\n$1|s' av1/encoder/encoder.c
-perl -0pi -e 's|(  if \(cpi->oxcf.mode == REALTIME\) \{\n    features->allow_screen_content_tools = features->allow_intrabc = 0;\n    return;\n  \}\n)|  if (aom_still_screen_content >= 0) {\n    features->allow_screen_content_tools = features->allow_intrabc = aom_still_screen_content;\n    cpi->use_screen_content_tools = cpi->is_screen_content_type = aom_still_screen_content;\n    return;\n  }\n\n$1|' av1/encoder/encoder.c
-grep -q 'if (aom_still_screen_content >= 0)' av1/encoder/encoder.c
+perl -0pi -e 's|(  if \(cpi->oxcf.mode == REALTIME\) \{\n    features->allow_screen_content_tools = features->allow_intrabc = 0;\n    return;\n  \}\n)|  if (aom_still_screen_content >= 0) {\n    features->allow_screen_content_tools = aom_still_screen_content & 1;\n    features->allow_intrabc = (aom_still_screen_content >> 1) & 1;\n    cpi->use_screen_content_tools = features->allow_screen_content_tools;\n    cpi->is_screen_content_type = (aom_still_screen_content >> 2) & 1;\n    return;\n  }\n\n$1|' av1/encoder/encoder.c
+grep -q 'features->allow_intrabc = (aom_still_screen_content >> 1) & 1;' av1/encoder/encoder.c
 grep -q '^int aom_still_screen_content = -1;' av1/encoder/encoder.c
 
 # Patch 6: two SSE intrinsics files of ours (simd/) where aom has only AVX2 or
@@ -73,6 +74,21 @@ sed -i 's|^    specialize qw/av1_cnn_convolve_no_maxpool_padding_valid neon/;$| 
 grep -q 'cnn_sse2.c' av1/av1.cmake
 grep -q 'subtract_sse2.c' aom_dsp/aom_dsp.cmake
 grep -q 'av1_cnn_convolve_no_maxpool_padding_valid neon sse2' av1/common/av1_rtcd_defs.pl
+
+# Patch 7: a grid tile is a frame of its own, and aom picks its size-dependent
+# speed features (partition limits, ML partition models, transform pruning)
+# from the frame's shorter side: a 286-pixel tile gets the thorough search
+# meant for small videos. aom_still_picture_side lets the caller name the whole
+# picture's shorter side, so each tile is searched as the single frame would be
+# (0: the frame's own side, as before).
+perl -0pi -e 's|(#include "av1/encoder/speed_features.h"\n)|$1\n// wasm still-picture grid tiles: size-dependent decisions follow the whole\n// picture'"'"'s shorter side when it is set (0: the frame'"'"'s own).\nextern int aom_still_picture_side;\n#define STILL_DECISION_SIDE(cm) \\\n  (aom_still_picture_side > 0 ? aom_still_picture_side : AOMMIN((cm)->width, (cm)->height))\n|' av1/encoder/encoder.h
+sed -i 's/^int aom_still_screen_content = -1;$/&\nint aom_still_picture_side = 0;/' av1/encoder/encoder.c
+for f in speed_features partition_strategy partition_search rdopt encodeframe; do
+  sed -i 's/AOMMIN(cm->width, cm->height)/STILL_DECISION_SIDE(cm)/g' "av1/encoder/$f.c"
+  grep -q 'STILL_DECISION_SIDE(cm)' "av1/encoder/$f.c"
+done
+grep -q '^extern int aom_still_picture_side;' av1/encoder/encoder.h
+grep -q '^int aom_still_picture_side = 0;' av1/encoder/encoder.c
 
 # 32-bit "x86" matches wasm32's pointer size. ENABLE_MMX stays on: aom's cpu.cmake
 # turns off every later flavour once one is off (MMX adds no code here).

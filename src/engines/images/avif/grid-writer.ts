@@ -10,7 +10,9 @@ import { encodeAvifItems } from "./still";
 // grid-container.ts). Rows arrive top to bottom; one row of tiles is buffered,
 // encoded as soon as it is complete, and only the compressed payloads are
 // kept. Each row of tiles gets the screen-content decision made so far for
-// the picture (screen-content.ts). Tiles on the right and bottom edges are padded
+// the picture (screen-content.ts), and aom chooses its size-dependent speed
+// features by the picture's shorter side, not the tile's (av1-still.ts:
+// searched as a thumbnail, a 12 MP grid took 1.5x as long). Tiles on the right and bottom edges are padded
 // by repeating the edge pixels (all grid tiles have one size); the grid's output
 // size crops the padding away.
 //
@@ -181,7 +183,7 @@ export class AvifGridWriter implements RowSink {
     const tile = this.tileBuf!;
     const rowBytes = this.width * 4;
     this.screen.add(src, this.width, this.held);
-    const screenContent = this.screen.isScreenContent();
+    const screenTools = this.screen.tools();
     for (let c = 0; c < columns; c++) {
       const x0 = c * tw;
       const w = Math.min(tw, this.width - x0);
@@ -201,7 +203,8 @@ export class AvifGridWriter implements RowSink {
       const items = await encodeAvifItems(tilePx, this.quality, {
         chroma: this.chroma,
         alpha: this.alpha ? "always" : "never",
-        screenContent,
+        screenTools,
+        pictureSide: Math.min(this.width, this.height),
       });
       if (!this.brands.length) this.brands = items.brands;
       this.tiles.push({ color: items.color, alpha: items.alpha });

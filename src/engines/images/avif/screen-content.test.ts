@@ -25,34 +25,33 @@ function blocks(width: number, height: number, share: number, dark = 20, light =
 }
 
 describe("screen-content decision", () => {
-  it("follows aom's rule: more than a tenth of the area in blocks of 2 to 4 luma values, at least 8 levels apart", () => {
-    for (const [share, screen] of [
-      [0, false],
-      [0.09, false],
-      [0.1, false],
-      [0.12, true],
-      [0.6, true],
-    ] as const) {
-      const px = blocks(320, 320, share);
+  it("turns palette on by aom's rule (over a tenth of the area in blocks of 2 to 4 luma values), IntraBC when they lie 8 levels apart", () => {
+    const toolsOf = (px: Pixels) => {
       const s = new ScreenContentStats();
       s.add(px.data, px.width, px.height);
-      expect(s.isScreenContent(), `share ${share}`).toBe(screen);
-    }
-    // Few values close together (a smooth photo's gradients) do not count, however many such blocks: aom would count them.
-    for (const [dark, light, screen] of [
-      [120, 122, false],
-      [120, 127, false],
-      [120, 128, true],
+      return s.tools();
+    };
+    for (const [share, tools] of [
+      [0, "off"],
+      [0.09, "off"],
+      [0.1, "off"],
+      [0.12, "all"],
+      [0.6, "all"],
     ] as const) {
-      const px = blocks(320, 320, 0.6, dark, light);
-      const s = new ScreenContentStats();
-      s.add(px.data, px.width, px.height);
-      expect(s.isScreenContent(), `levels ${dark} and ${light}`).toBe(screen);
+      expect(toolsOf(blocks(320, 320, share)), `share ${share}`).toBe(tools);
     }
+    // Few values close together (a smooth picture's gradients) count for palette, as aom counts them, not for IntraBC.
+    for (const [dark, light, tools] of [
+      [120, 122, "palette"],
+      [120, 127, "palette"],
+      [120, 128, "all"],
+    ] as const) {
+      expect(toolsOf(blocks(320, 320, 0.6, dark, light)), `levels ${dark} and ${light}`).toBe(tools);
+    }
+    expect(toolsOf(blocks(320, 320, 0.09, 120, 122)), "close levels under a tenth").toBe("off");
     // One-colour blocks (flat white) and grain do not count.
-    const flat = new ScreenContentStats();
-    flat.add(new Uint8Array(64 * 64 * 4).fill(255), 64, 64);
-    expect(flat.isScreenContent()).toBe(false);
+    expect(toolsOf({ data: new Uint8Array(64 * 64 * 4).fill(255), width: 64, height: 64 })).toBe("off");
+    expect(toolsOf(photo(320, 320))).toBe("off");
   });
 
   it("judges the picture seen so far, not the last band alone", () => {
@@ -60,24 +59,27 @@ describe("screen-content decision", () => {
     const bottom = photo(320, 480); // photo bands
     const s = new ScreenContentStats();
     s.add(top.data, 320, 160);
-    expect(s.isScreenContent()).toBe(true);
+    expect(s.tools()).toBe("all");
     s.add(bottom.data, 320, 480);
     // 50 % of 160 rows over 640 rows: 12.5 %, still above a tenth.
-    expect(s.isScreenContent()).toBe(true);
+    expect(s.tools()).toBe("all");
     s.add(photo(320, 320).data, 320, 320);
-    expect(s.isScreenContent()).toBe(false);
+    expect(s.tools()).toBe("off");
   });
 
-  it("is imposed on the encoder: on and off give different files, unset lets aom decide", async () => {
+  it("is imposed on the encoder: each level gives another file, unset lets aom decide", async () => {
     const px = blocks(256, 256, 0.8);
     const [auto] = await encodeAv1Stills(px, ["color-420"], 9, 6);
-    const [on] = await encodeAv1Stills(px, ["color-420"], 9, 6, true);
-    const [off] = await encodeAv1Stills(px, ["color-420"], 9, 6, false);
-    // aom itself calls this picture screen content, as our rule does.
-    expect(Buffer.from(auto).equals(Buffer.from(on))).toBe(true);
-    expect(Buffer.from(off).equals(Buffer.from(on))).toBe(false);
-    // Palette and IntraBC pay off on two-level blocks.
-    expect(on.length).toBeLessThan(off.length);
+    const files = await Promise.all(
+      (["off", "palette", "all"] as const).map(async (screenTools) => (await encodeAv1Stills(px, ["color-420"], 9, 6, { screenTools }))[0]),
+    );
+    const [off, palette, all] = files.map((f) => Buffer.from(f));
+    // aom itself gives this picture every tool, as our rule does.
+    expect(Buffer.from(auto).equals(all)).toBe(true);
+    expect(off.equals(palette) || palette.equals(all)).toBe(false);
+    // Palette and IntraBC pay off on two-level blocks, IntraBC most.
+    expect(all.length).toBeLessThan(palette.length);
+    expect(palette.length).toBeLessThan(off.length);
   });
 
   it("gives a screen-like grid its tools and still decodes it exactly enough", async () => {

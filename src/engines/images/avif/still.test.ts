@@ -155,6 +155,20 @@ describe("AVIF still writer", () => {
     expect(psnr(input, lossless)).toBeGreaterThan(45);
   });
 
+  it("searches a grid tile as its whole picture when told the picture's shorter side", async () => {
+    const tile = photo(286, 274);
+    const [own] = await encodeAv1Stills(tile, ["color-420"], 9, 6);
+    const [sameSide] = await encodeAv1Stills(tile, ["color-420"], 9, 6, { pictureSide: 274 });
+    const [ofPhoto] = await encodeAv1Stills(tile, ["color-420"], 9, 6, { pictureSide: 3000 });
+    // The tile's own shorter side is what aom uses when none is given...
+    expect(hex(sameSide)).toBe(hex(own));
+    // ...and a 12 MP photo's side selects other speed features: another search, as good a picture.
+    expect(hex(ofPhoto)).not.toBe(hex(own));
+    expect(Math.abs(ofPhoto.length / own.length - 1)).toBeLessThan(0.05);
+    const [a, b] = await Promise.all([decodeAvif(await encodeAvifStill(tile, 85)), decodeAvif(await encodeAvifStill(tile, 85, { pictureSide: 3000 }))]);
+    expect(Math.abs(psnr(tile, a) - psnr(tile, b))).toBeLessThan(0.5);
+  });
+
   it("refuses a size aom cannot encode with a message, not a crash, and stays usable", async () => {
     const px: Pixels = { data: new Uint8Array(4), width: 1, height: 1 };
     await expect(encodeAv1Stills({ ...px, width: 0 }, ["color-420"], 9, 6)).rejects.toThrow(/AV1 encode failed: invalid arguments/);

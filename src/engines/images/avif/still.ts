@@ -1,4 +1,4 @@
-import { encodeAv1Stills, qualityToQuantizer, type Av1StillKind } from "../codecs/av1-still";
+import { encodeAv1Stills, qualityToQuantizer, type Av1StillKind, type Av1TileContext } from "../codecs/av1-still";
 import type { Pixels } from "../types";
 import { stillConfig } from "./av1-sequence";
 import { writeHeif, type HeifItem, type ItemProp } from "./heif-writer";
@@ -28,7 +28,7 @@ export interface SingleAvif {
 /** Encoder speed 6 is libavif's and avifenc's default: the usual size/time balance. */
 const AVIF_SPEED = 6;
 
-export interface AvifStillOptions {
+export interface AvifStillOptions extends Av1TileContext {
   /** 4:2:0 (default) or 4:4:4 chroma. */
   chroma?: "420" | "444";
   /**
@@ -37,8 +37,6 @@ export interface AvifStillOptions {
    * "never": alpha ignored.
    */
   alpha?: "auto" | "always" | "never";
-  /** Imposes aom's screen-content decision (grid tiles); left out, aom decides from the pixels. */
-  screenContent?: boolean;
 }
 
 function opaque(px: Pixels): boolean {
@@ -62,7 +60,10 @@ export async function encodeAvifItems(px: Pixels, quality: number, opts: AvifSti
   const withAlpha = mode === "always" || (mode === "auto" && !opaque(px));
   const kinds: Av1StillKind[] = [chroma === "444" ? "color-444" : "color-420"];
   if (withAlpha) kinds.push("alpha");
-  const [color, alpha] = await encodeAv1Stills(px, kinds, qualityToQuantizer(quality), AVIF_SPEED, opts.screenContent);
+  const [color, alpha] = await encodeAv1Stills(px, kinds, qualityToQuantizer(quality), AVIF_SPEED, {
+    screenTools: opts.screenTools,
+    pictureSide: opts.pictureSide,
+  });
   const colorConfig = stillConfig(color, { monochrome: false, subsampled: chroma === "420" });
   const size = ispe(px.width, px.height);
   const item = (payload: Uint8Array, props: ItemProp[]): AvifImageItem => ({ payload, props, width: px.width, height: px.height });

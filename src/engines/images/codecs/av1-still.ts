@@ -26,18 +26,39 @@ function cString(heap: Uint8Array, at: number): string {
 }
 
 /**
+ * aom's screen-content search, as a grid writer imposes it: "off"; "palette"
+ * (its screen-content tools, cheap); "all" (those, IntraBC and the
+ * screen-content frame type: what pays on text and screenshots, and costs a
+ * photo 4 times the time). See avif/screen-content.ts.
+ */
+export type ScreenTools = "off" | "palette" | "all";
+const SCREEN_MASK: Record<ScreenTools, number> = { off: 0, palette: 1, all: 7 };
+
+/** What a grid tile tells the encoder about the picture it belongs to. */
+export interface Av1TileContext {
+  /** Imposes a screen-content decision on the colour; left out, aom decides from these pixels. */
+  screenTools?: ScreenTools;
+  /**
+   * The whole picture's shorter side: aom picks its size-dependent speed
+   * features (partition limits, ML partition models) by it instead of by this
+   * tile's, so a 286-pixel tile of a 12 MP photo is searched as the photo
+   * would be, not as a thumbnail (1.5x faster, files 0.5% larger).
+   */
+  pictureSide?: number;
+}
+
+/**
  * One AV1 still per requested kind, from the same pixels (copied into the
  * encoder's heap once): e.g. ["color-420", "alpha"] gives the colour and the
- * alpha payloads of one picture. `screenContent` imposes aom's screen-content
- * decision on the colour (grid tiles, see avif/screen-content.ts); left out,
- * aom decides from these pixels.
+ * alpha payloads of one picture. `tile` is for grid tiles; left out, aom
+ * judges these pixels as a picture of their own.
  */
 export async function encodeAv1Stills(
   px: Pixels,
   kinds: readonly Av1StillKind[],
   quantizer: number,
   speed: number,
-  screenContent?: boolean,
+  tile: Av1TileContext = {},
 ): Promise<Uint8Array[]> {
   const { module: m } = await encoder();
   const bytes = px.width * px.height * 4;
@@ -46,8 +67,9 @@ export async function encodeAv1Stills(
   try {
     m.HEAPU8.set(px.data.length === bytes ? px.data : px.data.subarray(0, bytes), at);
     return kinds.map((kind) => {
-      const screen = kind === "alpha" || screenContent === undefined ? -1 : screenContent ? 1 : 0;
-      const n = m._still_encode(at, px.width, px.height, KIND_CODE[kind], quantizer, speed, screen);
+      const screen = kind === "alpha" || tile.screenTools === undefined ? -1 : SCREEN_MASK[tile.screenTools];
+      const side = Math.max(0, Math.round(tile.pictureSide ?? 0));
+      const n = m._still_encode(at, px.width, px.height, KIND_CODE[kind], quantizer, speed, screen, side);
       if (n < 0) throw new Error(`AV1 encode failed: ${cString(m.HEAPU8, m._still_message())}.`);
       const out = m.HEAPU8.slice(m._still_output(), m._still_output() + n);
       m._still_release();
