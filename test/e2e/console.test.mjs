@@ -85,6 +85,17 @@ async function mailLink(email, marker) {
 const byRole = (scope, role, name, opts = {}) =>
   scope.waitForSelector(`::-p-aria([name=${JSON.stringify(name)}][role="${role}"])`, { timeout: 15_000, ...opts });
 
+/**
+ * Clicks an element by role and accessible name through a locator, which
+ * finds it again when a re-render replaced it between finding and clicking
+ * (a list refreshed after a change: "Node is detached from document").
+ */
+const clickRole = (page, role, name) =>
+  page
+    .locator(`::-p-aria([name=${JSON.stringify(name)}][role="${role}"])`)
+    .setTimeout(15_000)
+    .click();
+
 async function textOf(page) {
   // biome-ignore lint/performance/useDomNodeTextContent: the rendered text (cells apart, lines broken) is what a reader sees and what the checks match.
   return page.$eval("main", (el) => el.innerText);
@@ -133,7 +144,7 @@ async function signIn(page, email) {
   await until("the sign-in page", () => page.url().includes("/console/sign-in"));
   await byRole(page, "heading", "Sign in");
   await (await byRole(page, "textbox", "E-mail")).type(email);
-  await (await byRole(page, "button", "Send me a sign-in link")).click();
+  await clickRole(page, "button", "Send me a sign-in link");
   await until("the request to be acknowledged", async () => /sign-in link is on its way/.test(await textOf(page)));
   const link = await mailLink(email, "/console/sign-in#token=");
   // Open the link from the development mailbox, as a person would.
@@ -190,14 +201,14 @@ test("/console: an owner signs in, manages keys, runs a tool, reads usage, handl
     // API keys: the XSS probe, then a key scoped to Merge PDF with a budget.
     await nav(page, "API keys");
     await (await byRole(page, "textbox", "Name")).type(XSS_NAME);
-    await (await byRole(page, "button", "Create key")).click();
+    await clickRole(page, "button", "Create key");
     await until("the probe key in the list", async () => (await textOf(page)).includes(XSS_NAME));
     assert.equal(await page.$$eval("main img", (els) => els.length), 0, "a key name is text, never markup");
 
     await (await byRole(page, "textbox", "Name")).type("merge bot");
-    await (await byRole(page, "checkbox", "Merge PDF: pdf.merge (10 credits, free-try)")).click();
+    await clickRole(page, "checkbox", "Merge PDF: pdf.merge (10 credits, free-try)");
     await (await byRole(page, "spinbutton", "Monthly budget (credits)")).type("100");
-    await (await byRole(page, "button", "Create key")).click();
+    await clickRole(page, "button", "Create key");
     await until("the scoped key in the list", async () => /Key "merge bot" created[\s\S]*merge bot\s/.test(await textOf(page)));
     const secretRegion = await byRole(page, "region", "API key");
     const secret = await secretRegion.$eval("input", (el) => el.value);
@@ -241,7 +252,7 @@ test("/console: an owner signs in, manages keys, runs a tool, reads usage, handl
     assert.doesNotMatch(await textOf(page), /revoked/, "Escape revokes nothing");
     // Revoke it, after confirming.
     await (await page.waitForSelector(`::-p-aria([name=${JSON.stringify(`Revoke ${XSS_NAME}`)}][role="button"])`)).click();
-    await (await byRole(page, "button", "Revoke key")).click();
+    await clickRole(page, "button", "Revoke key");
     await until("the revocation", async () => /revoked\.|revoked \d/.test(await textOf(page)));
     // The secret is shown once: a reload does not show it again.
     await page.reload({ waitUntil: "networkidle0" });
@@ -289,33 +300,33 @@ test("/console: an owner signs in, manages keys, runs a tool, reads usage, handl
     await (await byRole(page, "textbox", "Endpoint URL")).type(hookUrl);
     const firstEvent = await page.$eval("input[name=event]", (el) => el.value);
     await page.click(`input[name=event][value=${JSON.stringify(firstEvent)}]`);
-    await (await byRole(page, "button", "Add endpoint")).click();
+    await clickRole(page, "button", "Add endpoint");
     const signing = await byRole(page, "region", "Signing secret");
     const firstSecret = await signing.$eval("input", (el) => el.value);
     assert.match(firstSecret, /^whsec_/);
     // Disable and enable again; rotate the secret (a new one, shown once).
-    await (await byRole(page, "button", `Disable ${hookUrl}`)).click();
+    await clickRole(page, "button", `Disable ${hookUrl}`);
     await byRole(page, "button", `Enable ${hookUrl}`);
     assert.match(await textOf(page), /Endpoint disabled\./);
-    await (await byRole(page, "button", `Enable ${hookUrl}`)).click();
+    await clickRole(page, "button", `Enable ${hookUrl}`);
     await byRole(page, "button", `Disable ${hookUrl}`);
-    await (await byRole(page, "button", `Rotate secret ${hookUrl}`)).click();
-    await (await byRole(page, "button", "Rotate secret")).click();
+    await clickRole(page, "button", `Rotate secret ${hookUrl}`);
+    await clickRole(page, "button", "Rotate secret");
     await until("the rotated secret", async () => /Secret rotated\./.test(await textOf(page)));
     const rotated = await (await byRole(page, "region", "Signing secret")).$eval("input", (el) => el.value);
     assert.match(rotated, /^whsec_/);
     assert.notEqual(rotated, firstSecret);
     // The receiver is down for the first attempt: the delivery fails, then is redelivered from the console.
     failures = 1;
-    await (await byRole(page, "button", `Send test event ${hookUrl}`)).click();
+    await clickRole(page, "button", `Send test event ${hookUrl}`);
     await until("the test event at the receiver", () => received.length >= 1, 30_000);
     await until("the failed attempt listed", async () => {
-      await (await byRole(page, "button", "Refresh deliveries")).click();
+      await clickRole(page, "button", "Refresh deliveries");
       await new Promise((r) => setTimeout(r, 300));
       return /webhook\.test\s+pending\s+1\s+500/.test(await textOf(page));
     });
     const deliveryId = await page.$eval('button[aria-label^="Open delivery "]', (el) => el.getAttribute("aria-label").replace("Open delivery ", ""));
-    await (await byRole(page, "button", `Open delivery ${deliveryId}`)).click();
+    await clickRole(page, "button", `Open delivery ${deliveryId}`);
     const detail = await byRole(page, "region", `Delivery ${deliveryId}`);
     assert.match(await detail.evaluate((el) => el.textContent), /Last status code\s*500/);
     const payload = await (await byRole(detail, "region", "Payload")).$eval("pre", (el) => el.textContent);
@@ -330,7 +341,7 @@ test("/console: an owner signs in, manages keys, runs a tool, reads usage, handl
     await until("the redelivery at the receiver", () => received.length >= 2, 30_000);
     assert.equal(received[1].headers["webhook-id"], received[0].headers["webhook-id"], "a redelivery carries the same event id");
     await until("the delivery listed as delivered", async () => {
-      await (await byRole(page, "button", "Refresh deliveries")).click();
+      await clickRole(page, "button", "Refresh deliveries");
       await new Promise((r) => setTimeout(r, 300));
       return /webhook\.test\s+delivered/.test(await textOf(page));
     });
@@ -345,7 +356,7 @@ test("/console: an owner signs in, manages keys, runs a tool, reads usage, handl
     // Team: invite a member.
     await nav(page, "Team");
     await (await byRole(page, "textbox", "E-mail")).type(member);
-    await (await byRole(page, "button", "Send invitation")).click();
+    await clickRole(page, "button", "Send invitation");
     await until("the invitation", async () => (await textOf(page)).includes(`Invitation sent to ${member}`));
     a11y.push(...(await axe(page, "team")));
 
@@ -361,7 +372,7 @@ test("/console: an owner signs in, manages keys, runs a tool, reads usage, handl
     const invite = await mailLink(member, "/console/invite#invite_token=");
     await mpage.goto(invite, { waitUntil: "networkidle0" });
     a11y.push(...(await axe(mpage, "invite")));
-    await (await byRole(mpage, "button", "Accept the invitation")).click();
+    await clickRole(mpage, "button", "Accept the invitation");
     await until("the welcome", async () => /you joined as member/.test(await textOf(mpage)));
     await signIn(mpage, member);
     assert.match(await mpage.$eval("header", (el) => el.textContent), new RegExp(`${member.replace(/[.]/g, "\\.")} \\(member\\)`));
@@ -375,7 +386,7 @@ test("/console: an owner signs in, manages keys, runs a tool, reads usage, handl
     await snap(mpage, "member-webhooks");
 
     // Sign out: the session ends on the server too.
-    await Promise.all([mpage.waitForNavigation({ waitUntil: "networkidle0" }), (await byRole(mpage, "button", "Sign out")).click()]);
+    await Promise.all([mpage.waitForNavigation({ waitUntil: "networkidle0" }), clickRole(mpage, "button", "Sign out")]);
     assert.match(mpage.url(), /\/console\/sign-in$/);
     const after = await mpage.evaluate(async () => (await fetch("/api/v1/auth/session")).status);
     assert.equal(after, 401, "signed out on the server");
@@ -386,14 +397,14 @@ test("/console: an owner signs in, manages keys, runs a tool, reads usage, handl
     // The owner changes the member's role, then removes them (after confirming).
     await page.reload({ waitUntil: "networkidle0" });
     await (await byRole(page, "combobox", `Role of ${member}`)).select("admin");
-    await (await byRole(page, "button", `Change role of ${member}`)).click();
+    await clickRole(page, "button", `Change role of ${member}`);
     await until("the new role", async () => (await textOf(page)).includes(`${member} is now admin.`));
-    await (await byRole(page, "button", `Remove ${member}`)).click();
-    await (await byRole(page, "button", "Remove member")).click();
+    await clickRole(page, "button", `Remove ${member}`);
+    await clickRole(page, "button", "Remove member");
     await until("the removal", async () => (await textOf(page)).includes(`${member} removed.`));
     assert.ok(!(await page.$(`::-p-aria([name=${JSON.stringify(`Remove ${member}`)}][role="button"])`)), "the member is gone from the list");
 
-    await Promise.all([page.waitForNavigation({ waitUntil: "networkidle0" }), (await byRole(page, "button", "Sign out")).click()]);
+    await Promise.all([page.waitForNavigation({ waitUntil: "networkidle0" }), clickRole(page, "button", "Sign out")]);
     assert.match(page.url(), /\/console\/sign-in$/);
 
     assert.deepEqual(a11y, [], "no serious or critical accessibility violations");
