@@ -42,6 +42,11 @@ import { encodeAvifItems } from "./still";
  * time about equal (per-tile setup is small next to the encoding). 288 keeps
  * the worst heap near 40 MB, so a 24 MP JPEG read in bands (about 24 MB) can
  * feed a grid within an image call's 80 MB even at worst (memory-fit.ts).
+ * Those worst heaps are IntraBC's hash tables (aom turned IntraBC on for the
+ * upscaled photo); since the screen-content rule keeps IntraBC for text and
+ * screenshots, smooth photos stay at 16 MB, and aliased text measured 28 MB
+ * at 286 x 274 and 48 MB at 500 x 500 (30 % smaller: tiles bound IntraBC's
+ * copies, so text gains most from bigger ones). The bound is kept for them.
  */
 export const AVIF_GRID_TILE = 288;
 
