@@ -8,6 +8,7 @@ import { photo } from "../../../../test/support/images/fixtures";
 import { pixelsOf } from "../../../../test/support/images/pixels";
 import { avifInfo } from "../formats/avif-container";
 import { applyOrientation } from "../pixels/orientation";
+import { encodeAv1Stills, qualityToQuantizer } from "../codecs/av1-still";
 
 // Grid AVIF writer: tiles encoded one by one by our AV1 still encoder, one
 // container around them. Checked by decoding with libavif (our decodeAvif) and by reading the
@@ -41,25 +42,31 @@ function container(b: Uint8Array) {
   return { m, items, refs, primaryProps: props(m.properties.map((p) => p.box)), brands: ascii(b, 8, 4) };
 }
 
-/** Grid descriptor of the primary item (in mdat, construction method 0). */
-function gridOf(b: Uint8Array) {
+/** An item's bytes (in mdat, construction method 0). */
+function itemBytes(b: Uint8Array, id: number): Uint8Array {
   const m = readHeifMeta(b)!;
   // iloc v0, offset/length 4 bytes, no base offset: [id u16][dref u16][count u16][offset u32][length u32]
   const iloc = m.iloc;
   expect(b[iloc.body]).toBe(0x44);
   const count = u16be(b, iloc.body + 2);
   for (let e = 0, at = iloc.body + 4; e < count; e++, at += 14) {
-    if (u16be(b, at) !== m.primary) continue;
+    if (u16be(b, at) !== id) continue;
     const off = u32be(b, at + 6);
-    const wide = b[off + 1] & 1;
-    return {
-      rows: b[off + 2] + 1,
-      columns: b[off + 3] + 1,
-      width: wide ? u32be(b, off + 4) : u16be(b, off + 4),
-      height: wide ? u32be(b, off + 8) : u16be(b, off + 6),
-    };
+    return b.subarray(off, off + u32be(b, at + 10));
   }
-  throw new Error("primary item not in iloc");
+  throw new Error(`item ${id} not in iloc`);
+}
+
+/** Grid descriptor of the primary item. */
+function gridOf(b: Uint8Array) {
+  const g = itemBytes(b, readHeifMeta(b)!.primary);
+  const wide = g[1] & 1;
+  return {
+    rows: g[2] + 1,
+    columns: g[3] + 1,
+    width: wide ? u32be(g, 4) : u16be(g, 4),
+    height: wide ? u32be(g, 8) : u16be(g, 6),
+  };
 }
 
 /** Mean absolute difference over the channels in `channels`, on rows/columns picked by `take`. */
@@ -211,6 +218,20 @@ describe("grid AVIF writer", () => {
     const decoded = await decodeAvif(out);
     expect(mad({ ...input, data: input.data.map((v, i) => (i % 4 === 3 ? 255 : v)) }, decoded, () => true, [3])).toBe(0);
   }, 120_000);
+
+  it("encodes each tile as its whole picture would be searched (the picture's shorter side), not as a thumbnail", async () => {
+    const input = photo(1000, 500); // 4 x 2 tiles of 250 x 250
+    const out = await encodeAvifGrid(input, 85);
+    const c = container(out);
+    const firstTile = c.refs.find((r) => r.type === "dimg" && r.from === c.m.primary)!.to[0];
+    const tile: Pixels = { data: new Uint8Array(250 * 250 * 4), width: 250, height: 250 };
+    for (let y = 0; y < 250; y++) tile.data.set(input.data.subarray(y * 1000 * 4, (y * 1000 + 250) * 4), y * 250 * 4);
+    const encode = async (pictureSide: number) =>
+      (await encodeAv1Stills(tile, ["color-420"], qualityToQuantizer(85), 6, { screenTools: "off", pictureSide }))[0];
+    const written = Buffer.from(itemBytes(out, firstTile));
+    expect(written.equals(Buffer.from(await encode(500)))).toBe(true);
+    expect(written.equals(Buffer.from(await encode(0)))).toBe(false);
+  });
 
   it("takes rows in any chunk size: the same file as one band", async () => {
     const input = photo(900, 700);

@@ -12,9 +12,9 @@ import { encodeAvifItems } from "./still";
 // kept. Each row of tiles gets the screen-content decision made so far for
 // the picture (screen-content.ts), and aom chooses its size-dependent speed
 // features by the picture's shorter side, not the tile's (av1-still.ts:
-// searched as a thumbnail, a 12 MP grid took 1.5x as long). Tiles on the right and bottom edges are padded
-// by repeating the edge pixels (all grid tiles have one size); the grid's output
-// size crops the padding away.
+// searched as a thumbnail, a 12 MP grid took 1.5x as long). Tiles on the right
+// and bottom edges are padded by repeating the edge pixels (all grid tiles
+// have one size); the grid's output size crops the padding away.
 //
 // Alpha is decided up front (`alpha` option), because a grid's tiles must all
 // be alike and the writer cannot know about later rows: with alpha false the

@@ -60,10 +60,7 @@ export async function encodeAvifItems(px: Pixels, quality: number, opts: AvifSti
   const withAlpha = mode === "always" || (mode === "auto" && !opaque(px));
   const kinds: Av1StillKind[] = [chroma === "444" ? "color-444" : "color-420"];
   if (withAlpha) kinds.push("alpha");
-  const [color, alpha] = await encodeAv1Stills(px, kinds, qualityToQuantizer(quality), AVIF_SPEED, {
-    screenTools: opts.screenTools,
-    pictureSide: opts.pictureSide,
-  });
+  const [color, alpha] = await encodeAv1Stills(px, kinds, qualityToQuantizer(quality), AVIF_SPEED, opts);
   const colorConfig = stillConfig(color, { monochrome: false, subsampled: chroma === "420" });
   const size = ispe(px.width, px.height);
   const item = (payload: Uint8Array, props: ItemProp[]): AvifImageItem => ({ payload, props, width: px.width, height: px.height });

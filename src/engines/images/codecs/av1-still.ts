@@ -66,9 +66,9 @@ export async function encodeAv1Stills(
   if (!at) throw new Error("AV1 encode failed: out of memory.");
   try {
     m.HEAPU8.set(px.data.length === bytes ? px.data : px.data.subarray(0, bytes), at);
+    const side = Math.max(0, Math.round(tile.pictureSide ?? 0));
     return kinds.map((kind) => {
       const screen = kind === "alpha" || tile.screenTools === undefined ? -1 : SCREEN_MASK[tile.screenTools];
-      const side = Math.max(0, Math.round(tile.pictureSide ?? 0));
       const n = m._still_encode(at, px.width, px.height, KIND_CODE[kind], quantizer, speed, screen, side);
       if (n < 0) throw new Error(`AV1 encode failed: ${cString(m.HEAPU8, m._still_message())}.`);
       const out = m.HEAPU8.slice(m._still_output(), m._still_output() + n);
