@@ -215,6 +215,24 @@ test("the newer banded roads agree with native tools: translucent WebP out, loss
   })();
 });
 
+test("a 24-megapixel JPEG of heavy grain converts to WebP byte for byte as cwebp writes it", (t) => {
+  for (const tool of ["convert", "cjpeg", "cwebp"]) if (!requireTool(t, tool)) return;
+  if (!requireCorpus(t)) return;
+  return (async () => {
+    // Grain enough that libwebp's tokens pass our encoder's 72 MiB heap cap
+    // (the workerd suite asserts that road): its tokens go on in the rows
+    // already encoded, in one pass, so the file is still cwebp's.
+    const ppm = join(tmp, "grain24.ppm");
+    run("convert", [corpusPath("images/libvips/sample.jpg"), "-resize", "6000x4000!", "-seed", "7", "-attenuate", "6", "+noise", "Uniform", ppm]);
+    const jpg = join(tmp, "grain24.jpg");
+    run("cjpeg", ["-quality", "92", "-sample", "2x2", "-outfile", jpg, ppm]);
+    const ours = await ok("/api/v1/image/convert", readFileSync(jpg), "grain24.jpg", { target_format: "webp", quality: 75 });
+    const peer = join(tmp, "grain24-cwebp.webp");
+    run("cwebp", ["-quiet", "-q", "75", "-m", "4", jpg, "-o", peer]);
+    assert.ok(readFileSync(ours.path).equals(readFileSync(peer)), `ours ${statSync(ours.path).size} B, cwebp ${statSync(peer).size} B`);
+  })();
+});
+
 test("bad uploads are 422 problems and charge nothing", async (t) => {
   if (!requireCorpus(t)) return;
   for (const [bytes, name, code] of [

@@ -1,12 +1,13 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { configureMemory, DEFAULT_MEMORY_LIMITS } from "../../src/runtime/memory";
 import { accountWithKey, balanceOf } from "../support/accounts";
-import { ADMIN_TOKEN, call, file, postForm, postJson, withKey } from "../support/http";
+import { file, postForm, postJson, withKey } from "../support/http";
 import { encodeJpegFromRows } from "../../src/engines/images";
 import { writePng } from "../../src/engines/images/codecs/png-writer";
 import { photo } from "../support/images/fixtures";
 import { plainPdf, scannedPdf } from "../support/pdf.mjs";
 import { toBase64 } from "../../src/secrets/encoding";
+import { runtimeReport } from "../support/runtime";
 
 // Issue #10: calls are admitted against what the whole isolate holds. The
 // Worker runs in this test's isolate, so the governor these tests configure
@@ -30,7 +31,7 @@ interface Runtime {
 }
 
 async function runtime(): Promise<Runtime> {
-  return (await (await call("/admin/v1/runtime", { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as Runtime;
+  return runtimeReport<Runtime>();
 }
 
 const MiB = 1024 * 1024;

@@ -25,13 +25,17 @@ rm -rf "$WORK"
 mkdir -p "$WORK/obj"
 # libwebp is built from a patched copy (the source dir is left as it is):
 # libwebp-vp8l-window.patch makes the lossless decoder keep a sliding window
-# of about 1.6 M ARGB pixels instead of the whole picture (see README.md).
-# `patch` stops the build if the patch does not apply exactly.
+# of about 1.6 M ARGB pixels instead of the whole picture;
+# libwebp-token-pages.patch lets the encoder's token buffer take pages from
+# the picture rows it has encoded once the heap is full (see README.md).
+# `patch` stops the build if a patch does not apply exactly.
 WEBP="$WORK/libwebp"
 mkdir -p "$WEBP"
 cp -R "$SOURCE/src" "$SOURCE/sharpyuv" "$WEBP/"
 patch -d "$WEBP" -p1 --forward --fuzz=0 --no-backup-if-mismatch < "$HERE/libwebp-vp8l-window.patch"
 grep -q 'window_pixels_' "$WEBP/src/dec/vp8li_dec.h"
+patch -d "$WEBP" -p1 --forward --fuzz=0 --no-backup-if-mismatch < "$HERE/libwebp-token-pages.patch"
+grep -q 'WebPBandNewTokenPage' "$WEBP/src/enc/token_enc.c"
 # picture_csp_enc.c is compiled inside webp-band.c (which uses its static
 # RGB->YUV helpers), so it stays out of the library.
 SOURCES=$(cd "$WEBP" && ls src/dec/*.c src/dsp/*.c src/enc/*.c src/utils/*.c sharpyuv/*.c | grep -v 'src/enc/picture_csp_enc.c')
@@ -43,6 +47,6 @@ emcc $CFLAGS "$HERE/webp-band.c" "$WORK/libwebp-band.a" -o "$HERE/webp_band.js" 
   -sERROR_ON_UNDEFINED_SYMBOLS=1 \
   -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createWebpBand -sENVIRONMENT=web,worker \
   -sALLOW_MEMORY_GROWTH=1 -sMEMORY_GROWTH_GEOMETRIC_STEP=0.02 -sMAXIMUM_MEMORY=72MB -sINITIAL_MEMORY=4MB -sTOTAL_STACK=512KB -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0 \
-  -sEXPORTED_FUNCTIONS=_malloc,_free,_band_message,_enc_begin,_enc_buffer,_enc_rows,_enc_finish,_enc_output,_enc_release,_enc_translucent,_enc_used_low_memory,_dec_input,_dec_open,_dec_open_lossless,_dec_wants,_dec_feed,_dec_feed_room,_dec_fed,_dec_width,_dec_height,_dec_window,_dec_rows,_dec_close \
+  -sEXPORTED_FUNCTIONS=_malloc,_free,_band_message,_enc_begin,_enc_buffer,_enc_rows,_enc_finish,_enc_output,_enc_release,_enc_translucent,_enc_used_low_memory,_enc_token_road,_enc_token_heap_limit,_dec_input,_dec_open,_dec_open_lossless,_dec_wants,_dec_feed,_dec_feed_room,_dec_fed,_dec_width,_dec_height,_dec_window,_dec_rows,_dec_close \
   -sEXPORTED_RUNTIME_METHODS=HEAPU8
 ls -l "$HERE/webp_band.js" "$HERE/webp_band.wasm"

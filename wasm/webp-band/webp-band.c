@@ -300,6 +300,118 @@ static int used_low_memory = 0;
 int enc_used_low_memory(void) { return used_low_memory; }
 
 // ---------------------------------------------------------------------------
+// Token pages (libwebp-token-pages.patch calls these).
+//
+// libwebp's token loop reads each macroblock row of the planes once, in
+// order, and records its tokens; on big noisy pictures the tokens outgrow
+// the heap cap (24 MP of heavy grain: 46 MB of tokens beside 36 MB of
+// planes). Rows already encoded are not read again in that pass, so once
+// malloc has no room, a page is carved from the spent rows of Y, then U,
+// then V (three prefixes that grow as the loop moves down). The file is
+// still the one libwebp writes with enough memory. The picture is then no
+// longer whole, so this is allowed only on the last pass, with partition 0
+// on course to fit (a restart reads the picture again), and with the tokens
+// so far, spread over the whole picture, fitting what the heap holds plus
+// nine tenths of the planes. Should the spent rows still run short (a
+// picture much denser at the bottom), the loop settles the probabilities
+// from the macroblocks so far, writes out their tokens and codes the rest
+// straight away: a valid file, a little larger than cwebp's.
+
+static struct {
+  int may_overwrite;      // the loop's word for the rows spent so far
+  uint8_t* end[3];        // Y, U, V: the end of the spent rows
+  uint8_t* next[3];       // the first byte not yet given to a page
+  size_t page_bytes;      // libwebp's page size (one size an encode)
+  size_t heap_bytes;      // token pages now in malloc'd memory
+  size_t heap_limit;      // tests: the most malloc'd token bytes (0: as the heap allows)
+  int pages;              // pages carved from spent rows in this encode
+  int direct;             // the loop coded its last rows without tokens
+} T;
+
+static size_t plane_bytes(int plane) {
+  return plane == 0 ? (size_t)E.pic.y_stride * E.pic.height : (size_t)E.pic.uv_stride * ((E.pic.height + 1) >> 1);
+}
+
+static uint8_t* plane_start(int plane) { return plane == 0 ? E.pic.y : plane == 1 ? E.pic.u : E.pic.v; }
+
+static int owns_page(const void* page) {
+  const uint8_t* at = (const uint8_t*)page;
+  for (int p = 0; p < 3; ++p) {
+    if (plane_start(p) && at >= plane_start(p) && at < plane_start(p) + plane_bytes(p)) return 1;
+  }
+  return 0;
+}
+
+int WebPBandPassStart(void) {
+  if (T.pages > 0) return 0;
+  for (int p = 0; p < 3; ++p) T.next[p] = T.end[p] = plane_start(p);
+  T.may_overwrite = 0;
+  T.direct = 0;
+  return 1;
+}
+
+void* WebPBandNewTokenPage(size_t bytes) {
+  T.page_bytes = bytes;
+  if (!T.heap_limit || T.heap_bytes + bytes <= T.heap_limit) {
+    void* page = malloc(bytes);
+    if (page) {
+      T.heap_bytes += bytes;
+      return page;
+    }
+  }
+  if (!T.may_overwrite) return NULL;
+  for (int p = 0; p < 3; ++p) {
+    uint8_t* at = (uint8_t*)(((uintptr_t)T.next[p] + 7) & ~(uintptr_t)7);
+    if (at + bytes <= T.end[p]) {
+      T.next[p] = at + bytes;
+      ++T.pages;
+      return at;
+    }
+  }
+  return NULL;
+}
+
+void WebPBandFreeTokenPage(void* page) {
+  if (page == NULL || owns_page(page)) return;
+  T.heap_bytes -= T.page_bytes;
+  free(page);
+}
+
+void WebPBandRowsSpent(int mb_rows, int may_overwrite) {
+  for (int p = 0; p < 3; ++p) {
+    const size_t bytes = (size_t)mb_rows * (p == 0 ? 16 * (size_t)E.pic.y_stride : 8 * (size_t)E.pic.uv_stride);
+    T.end[p] = plane_start(p) + (bytes < plane_bytes(p) ? bytes : plane_bytes(p));
+  }
+  T.may_overwrite = may_overwrite;
+}
+
+// One macroblock records at most 7,400 tokens (384 coefficients of 19 at
+// most, and a first token per block).
+#define MB_TOKENS_MAX 8192
+
+int WebPBandTokenRoom(int tokens_left_in_page) {
+  if (T.pages == 0 || tokens_left_in_page >= MB_TOKENS_MAX) return 1;
+  if (T.may_overwrite) {
+    for (int p = 0; p < 3; ++p) {
+      const uint8_t* at = (const uint8_t*)(((uintptr_t)T.next[p] + 7) & ~(uintptr_t)7);
+      if (at + T.page_bytes <= T.end[p]) return 1;
+    }
+  }
+  T.direct = 1;
+  return 0;
+}
+
+/**
+ * Where the last enc_finish() kept libwebp's tokens: 0 all in the heap, 1
+ * partly in the picture's spent rows, 2 so, and its last rows coded without
+ * tokens.
+ */
+int enc_token_road(void) { return T.pages == 0 ? 0 : T.direct ? 2 : 1; }
+
+/** Tests: caps the token pages malloc may hold (0: as the heap allows), to reach the other roads on small pictures. */
+void enc_token_heap_limit(int bytes) { T.heap_limit = bytes > 0 ? (size_t)bytes : 0; }
+
+// ---------------------------------------------------------------------------
 // The alpha plane, compressed without a second picture. libwebp's own alpha
 // coder (alpha_enc.c) spreads the plane into an ARGB picture and runs its
 // whole lossless encoder on it: 14 bytes a pixel of heap even at effort 0.
@@ -700,12 +812,33 @@ static int wrap_with_alpha(const uint8_t* alph, size_t alph_size, int w, int h) 
 }
 
 /**
+ * One WebPEncode of the planes into E.out: with tokens first (unless
+ * `config` asks for low memory), and when they run out of heap before any
+ * spent row was written over, again in low-memory mode.
+ */
+static int encode_frame(WebPConfig* config) {
+  for (;;) {
+    if (E.have_out) WebPMemoryWriterClear(&E.out);
+    WebPMemoryWriterInit(&E.out);
+    E.have_out = 1;
+    E.pic.error_code = VP8_ENC_OK;
+    T.heap_bytes = 0;
+    used_low_memory = config->low_memory;
+    if (WebPValidateConfig(config) && WebPEncode(config, &E.pic)) return 1;
+    // With token pages in spent rows, the planes are spoilt: no second try.
+    if (config->low_memory || E.pic.error_code != VP8_ENC_ERROR_OUT_OF_MEMORY || T.pages > 0) return 0;
+    config->low_memory = 1;
+  }
+}
+
+/**
  * Encodes the filled planes; answers the size of the file, or -1. An alpha
  * plane is compressed first (alpha_payload, `alpha_filter` 0 none, 1-3
  * horizontal, vertical, gradient, -1 as libwebp chooses) and freed. With
- * `low_memory` 0, libwebp's token buffer is tried first (one pass, the
- * bytes cwebp writes); if it runs out of heap (build.sh caps the heap), the
- * same planes are encoded again in low-memory mode.
+ * `low_memory` 0, libwebp's token buffer is used (one pass, the bytes cwebp
+ * writes), its pages in the picture's spent rows once the heap is full
+ * (build.sh caps it); see encode_frame for the low-memory fallback. Where
+ * partition 0 overflows, the frame is encoded again without intra-4 modes.
  */
 int enc_finish(float quality, int method, int low_memory, int alpha_filter) {
   WebPConfig config;
@@ -738,25 +871,30 @@ int enc_finish(float quality, int method, int low_memory, int alpha_filter) {
   config.quality = quality;
   config.method = method;
   config.low_memory = low_memory;
-  WebPMemoryWriterInit(&E.out);
-  E.have_out = 1;
   E.pic.writer = WebPMemoryWrite;
   E.pic.custom_ptr = &E.out;
-  used_low_memory = low_memory;
-  int ok = WebPValidateConfig(&config) && WebPEncode(&config, &E.pic);
-  if (!ok && !low_memory && E.pic.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY) {
-    WebPMemoryWriterClear(&E.out);
-    WebPMemoryWriterInit(&E.out);
-    E.pic.error_code = VP8_ENC_OK;
-    config.low_memory = used_low_memory = 1;
-    ok = WebPEncode(&config, &E.pic);
+  T.pages = T.direct = 0;
+  int ok = encode_frame(&config);
+  if (!ok && E.pic.error_code == VP8_ENC_ERROR_PARTITION0_OVERFLOW && T.pages == 0) {
+    // The modes took more than VP8's 512 KiB for partition 0 (noise at a
+    // high quality; cwebp stops here): again with no intra-4 modes, whose
+    // headers are what fills it.
+    config.partition_limit = 100;
+    config.low_memory = low_memory;
+    ok = encode_frame(&config);
   }
   const int error = E.pic.error_code;
   WebPPictureFree(&E.pic);
   if (ok && alph) ok = wrap_with_alpha(alph, alph_size, w, h);
   free(alph);
   if (!ok) {
-    message = error == VP8_ENC_ERROR_OUT_OF_MEMORY || error == VP8_ENC_OK ? "out of memory while encoding" : "libwebp refused the picture";
+    static char refused[] = "libwebp refused the picture (error 00)";
+    refused[sizeof refused - 4] = (char)('0' + (int)error / 10 % 10);
+    refused[sizeof refused - 3] = (char)('0' + (int)error % 10);
+    // Our writer is memory: a failed write is the heap cap too.
+    const int no_memory = error == VP8_ENC_OK || error == VP8_ENC_ERROR_OUT_OF_MEMORY ||
+                          error == VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY || error == VP8_ENC_ERROR_BAD_WRITE;
+    message = no_memory ? "out of memory while encoding" : refused;
     return -1;
   }
   return (int)E.out.size;

@@ -10,6 +10,8 @@ export interface WebpBandModule {
   _enc_release(): void;
   _enc_translucent(): number;
   _enc_used_low_memory(): number;
+  _enc_token_road(): number;
+  _enc_token_heap_limit(bytes: number): void;
   _dec_input(size: number): number;
   _dec_open(size: number): number;
   _dec_open_lossless(have: number, total: number): number;

@@ -12,11 +12,11 @@ import type { Pixels } from "../../../src/engines/images/types";
 import { WebpBandSource } from "../../../src/engines/images/webp/band-source";
 import { WEBP_BAND_HEAP_CAP } from "../../../src/engines/images/webp/band-writer";
 import { webpBandProbe } from "../../../src/engines/images/webp/probe";
-import { ADMIN_TOKEN, call } from "../../support/http";
 import { file, jpegOf, photo, webpOf, withOrientation } from "../../support/images/fixtures";
 import { pixelsOf } from "../../support/images/pixels";
 import { fails, ok } from "./client";
 import { formatOf, sizeOf } from "./inspect";
+import { runtimeReport } from "../../support/runtime";
 
 // Issue #10: WebP at phone size. Lossy WebP is written from YUV planes filled
 // band by band (webp/band-writer.ts) and read a few macroblock rows at a time
@@ -35,7 +35,7 @@ interface Runtime {
   budget: number;
 }
 async function runtime(): Promise<Runtime> {
-  return (await (await call("/admin/v1/runtime", { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as Runtime;
+  return runtimeReport<Runtime>();
 }
 
 /** The roads taken by the calls `run` makes, as counts. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
-import { ADMIN_TOKEN, call, file, postForm, problem, withKey } from "../../support/http";
+import { file, postForm, problem, withKey } from "../../support/http";
 import { concatPdfs, layoutPdf, scanOf } from "../../support/pdf.mjs";
 import { PATH, toMarkdown } from "./client";
+import { runtimeReport } from "../../support/runtime";
 
 // Scanned pages through OCR inside the Worker (docs/tools/ocr.md): scans are
 // made in code (a text PDF rendered to pixels, test/support/pdf.mjs scanOf)
@@ -29,7 +30,7 @@ interface WorkerHeaps {
 }
 
 async function runtime(): Promise<WorkerHeaps & { workers: { ocr: WorkerHeaps | null } }> {
-  return (await (await call("/admin/v1/runtime", { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as never;
+  return runtimeReport();
 }
 
 describe("PDF to Markdown: scanned pages through OCR", () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { repairPdf } from "../../../src/tools/repair-pdf";
 import { corpusFile, itWithCorpus } from "../../support/corpus";
-import { ADMIN_TOKEN, call, download, pdfFile, postForm, problem } from "../../support/http";
+import { download, pdfFile, postForm, problem } from "../../support/http";
 import { bluish, inkOn, mupdfOpens, mupdfTexts } from "../../support/mupdf";
 import { makePdf } from "../../support/pdf.mjs";
 import { pageWithCorruptImages, xrefStreamWithoutSelfEntry } from "./hand-pdf";
 import { qpdfCheck, qpdfCheckLinearization } from "./qpdf-oracle";
+import { runtimeReport } from "../../support/runtime";
 
 // Repair PDF's second road (objects rewritten under an exact table when
 // MuPDF's own reconstruction finds no page), corrupt image streams, the
@@ -42,7 +43,7 @@ interface Runtime {
 }
 
 async function runtime(): Promise<Runtime> {
-  return (await (await call("/admin/v1/runtime", { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as Runtime;
+  return runtimeReport<Runtime>();
 }
 
 const latin1 = (bytes: Uint8Array) => Array.from(bytes.subarray(0, 1024), (b) => String.fromCharCode(b)).join("");

@@ -114,7 +114,8 @@ const WEBP_LOSSLESS_BYTES = 14 * MiB;
  * up to the size transparency is written at) and a band; then libwebp's
  * encoder, with the reader's heaps dropped: 4.4 bytes a pixel in all with its
  * token buffer (12 MP of heavy grain: 53 MiB). Its heap is capped at build
- * time (72 MiB; past it the encoder falls back to low-memory mode), which
+ * time (72 MiB; past it token pages go into rows already encoded, or the
+ * encoder falls back to low-memory mode), which
  * bounds big pictures (the writer refuses those past WEBP_PLANES_MAX_PIXELS,
  * where even the low-memory encoder would not fit under it). Plus the
  * output, copied out of the heap (under 0.2 bytes a pixel).

@@ -7,8 +7,16 @@ export const webpBandProbe = {
   bandedReads: 0,
   /** Lossless WebPs read in bands (the same source, rows handed out by libwebp's VP8L decoder). */
   losslessReads: 0,
-  /** Files written from YUV planes (webp/band-writer.ts), and how many of them fell back to libwebp's low-memory encoder. */
+  /**
+   * Files written from YUV planes (webp/band-writer.ts); how many of them
+   * kept libwebp's tokens partly in the picture's encoded rows (the heap cap
+   * reached), how many of those then coded their last rows without tokens
+   * (the spent rows ran short), and how many fell back to libwebp's
+   * low-memory encoder.
+   */
   planeWrites: 0,
+  spentRowWrites: 0,
+  directRowWrites: 0,
   lowMemoryWrites: 0,
   /** The largest heap one of our instances reached, in bytes. */
   largestHeap: 0,
