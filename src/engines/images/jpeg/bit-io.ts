@@ -71,6 +71,17 @@ export class BitReader {
     throw new Error("bad Huffman code");
   }
 
+  /**
+   * An AC run and value whose code and extra bits fit the 9-bit lookahead,
+   * consumed at once: `DecodeTable.fastAc`'s entry, or 0 (nothing consumed).
+   */
+  fastAc(t: DecodeTable): number {
+    if (this.bits < 16) this.fill();
+    const e = t.fastAc[(this.acc >>> (this.bits - 9)) & 0x1ff];
+    this.bits -= e & 15;
+    return e;
+  }
+
   /** At a restart interval's end: drop the partial byte and step over RSTn. */
   restart(): void {
     this.acc = 0;
@@ -97,25 +108,37 @@ export class BitWriter {
     this.buf = new Uint8Array(initial);
   }
 
-  private byte(v: number): void {
-    if (this.length + 2 > this.buf.length) {
-      const next = new Uint8Array(this.buf.length * 2);
-      next.set(this.buf);
-      this.buf = next;
-    }
-    this.buf[this.length++] = v;
-    if (v === 0xff) this.buf[this.length++] = 0;
+  private grow(): void {
+    const next = new Uint8Array(this.buf.length * 2);
+    next.set(this.buf);
+    this.buf = next;
   }
 
+  /**
+   * Appends the low `n` bits of `value`, n at most 24 (fewer than 8 bits wait
+   * between calls, so the accumulator never passes 31). The hot path of every
+   * JPEG we write: whole bytes leave at once, the buffer is checked once.
+   */
   write(value: number, n: number): void {
     if (n === 0) return;
-    this.acc = (this.acc << n) | (value & ((1 << n) - 1));
-    this.bits += n;
-    while (this.bits >= 8) {
-      this.bits -= 8;
-      this.byte((this.acc >>> this.bits) & 0xff);
+    let bits = this.bits + n;
+    let acc = (this.acc << n) | (value & ((1 << n) - 1));
+    if (bits >= 8) {
+      // At most 3 bytes, each perhaps stuffed.
+      if (this.length + 6 > this.buf.length) this.grow();
+      const buf = this.buf;
+      let length = this.length;
+      do {
+        bits -= 8;
+        const v = (acc >>> bits) & 0xff;
+        buf[length++] = v;
+        if (v === 0xff) buf[length++] = 0;
+      } while (bits >= 8);
+      this.length = length;
+      acc &= (1 << bits) - 1;
     }
-    this.acc &= (1 << this.bits) - 1;
+    this.acc = acc;
+    this.bits = bits;
   }
 
   symbol(t: EncodeTable, s: number): void {
@@ -138,15 +161,7 @@ export class BitWriter {
 }
 
 /** Magnitude category of a coefficient value (number of bits). */
-export function category(v: number): number {
-  let a = v < 0 ? -v : v;
-  let n = 0;
-  while (a) {
-    n++;
-    a >>= 1;
-  }
-  return n;
-}
+export const category = (v: number): number => 32 - Math.clz32(v < 0 ? -v : v);
 
 /** The extra bits written after a category: v, or v-1 in n bits for negatives. */
 export const extraBits = (v: number, n: number): number => (v < 0 ? v - 1 : v) & ((1 << n) - 1);

@@ -8,6 +8,14 @@ export function decodeBlock(r: BitReader, dc: DecodeTable, ac: DecodeTable, out:
   const value = pred + r.receiveExtend(t);
   out[at] = value;
   for (let k = 1; k < 64; ) {
+    const fast = r.fastAc(ac);
+    if (fast !== 0) {
+      k += (fast >> 4) & 15;
+      if (k > 63) throw new Error("coefficient index out of range");
+      out[at + k] = fast >> 12;
+      k++;
+      continue;
+    }
     const rs = r.decode(ac);
     const run = rs >> 4;
     const s = rs & 15;
@@ -29,8 +37,11 @@ export function encodeBlock(w: BitWriter, dc: EncodeTable, ac: EncodeTable, bloc
   const c = category(diff);
   w.symbol(dc, c);
   w.write(extraBits(diff, c), c);
+  // Trailing zeros are one EOB: find the last non-zero coefficient first.
+  let last = 63;
+  while (last > 0 && block[at + last] === 0) last--;
   let run = 0;
-  for (let k = 1; k < 64; k++) {
+  for (let k = 1; k <= last; k++) {
     const v = block[at + k];
     if (v === 0) {
       run++;
@@ -41,18 +52,26 @@ export function encodeBlock(w: BitWriter, dc: EncodeTable, ac: EncodeTable, bloc
       run -= 16;
     }
     const s = category(v);
-    w.symbol(ac, (run << 4) | s);
-    w.write(extraBits(v, s), s);
+    const rs = (run << 4) | s;
+    const size = ac.size[rs];
+    // Code and extra bits in one write when they fit its 24 bits (they nearly always do).
+    if (size && size + s <= 24) w.write((ac.code[rs] << s) | extraBits(v, s), size + s);
+    else {
+      w.symbol(ac, rs);
+      w.write(extraBits(v, s), s);
+    }
     run = 0;
   }
-  if (run > 0) w.symbol(ac, 0);
+  if (last < 63) w.symbol(ac, 0);
 }
 
 /** Symbol frequencies of one block, for optimal tables. */
 export function countBlock(dcFreq: Float64Array, acFreq: Float64Array, block: Int16Array, at: number, pred: number): void {
   dcFreq[category(block[at] - pred)]++;
+  let last = 63;
+  while (last > 0 && block[at + last] === 0) last--;
   let run = 0;
-  for (let k = 1; k < 64; k++) {
+  for (let k = 1; k <= last; k++) {
     const v = block[at + k];
     if (v === 0) {
       run++;
@@ -65,5 +84,5 @@ export function countBlock(dcFreq: Float64Array, acFreq: Float64Array, block: In
     acFreq[(run << 4) | category(v)]++;
     run = 0;
   }
-  if (run > 0) acFreq[0]++;
+  if (last < 63) acFreq[0]++;
 }

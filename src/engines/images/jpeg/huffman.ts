@@ -10,6 +10,13 @@ export interface HuffmanSpec {
 /** Fast decoding table: 9-bit lookahead, then the canonical maxcode walk. */
 export interface DecodeTable {
   lookup: Int32Array; // (length << 8) | symbol, or -1
+  /**
+   * For AC tables: an AC symbol whose code and extra bits both fit the
+   * lookahead, decoded whole (libjpeg-turbo's fast-AC idea): (value << 12) |
+   * (run << 4) | bits used; 0 where the slow path must run. Most
+   * coefficients of a photo take this path.
+   */
+  fastAc: Int32Array;
   maxcode: Int32Array; // per length 1..17
   valptr: Int32Array;
   mincode: Int32Array;
@@ -40,7 +47,23 @@ export function decodeTable(spec: HuffmanSpec): DecodeTable {
     code <<= 1;
   }
   maxcode[17] = 0x7fffffff;
-  return { lookup, maxcode, valptr, mincode, symbols: spec.symbols };
+  return { lookup, fastAc: fastAcTable(lookup), maxcode, valptr, mincode, symbols: spec.symbols };
+}
+
+function fastAcTable(lookup: Int32Array): Int32Array {
+  const fast = new Int32Array(1 << LOOKAHEAD);
+  for (let peek = 0; peek < fast.length; peek++) {
+    const hit = lookup[peek];
+    if (hit < 0) continue;
+    const len = hit >> 8;
+    const run = (hit >> 4) & 15;
+    const s = hit & 15;
+    if (s === 0 || len + s > LOOKAHEAD) continue;
+    const extra = (peek >> (LOOKAHEAD - len - s)) & ((1 << s) - 1);
+    const value = extra < 1 << (s - 1) ? extra - (1 << s) + 1 : extra;
+    fast[peek] = (value << 12) | (run << 4) | (len + s);
+  }
+  return fast;
 }
 
 export interface EncodeTable {
