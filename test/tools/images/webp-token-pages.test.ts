@@ -14,10 +14,11 @@ import { formatOf, sizeOf } from "./inspect";
 
 // Issue #10: libwebp's token buffer on big noisy photos. Tokens take 1 to 3
 // bytes a pixel beside the planes' 1.5, so a 24 MP photo of heavy grain
-// passes our instance's 72 MiB heap cap; the patched loop then keeps token
-// pages in the picture rows it has already encoded (one pass, cwebp's bytes),
-// and if those run short it codes the remaining macroblocks at once. Before,
-// such a picture was encoded a second time in libwebp's low-memory mode.
+// would pass our instance's 72 MiB heap cap. The patched loop keeps token
+// pages in the picture rows it has already encoded once 24 MiB of them are in
+// the heap (one pass, cwebp's bytes), and if those rows run short it codes
+// the remaining macroblocks at once. Before, such a picture was encoded a
+// second time in libwebp's low-memory mode, at the cap.
 // The engine tests below reach the same roads on 3 MP pictures by capping
 // the heap's token pages (`_enc_token_heap_limit`, for tests only).
 
@@ -115,7 +116,7 @@ describe("a 24 MP photo of heavy grain to WebP over HTTP", () => {
     jpeg = await encodeJpegFromRows(W, H, 95, rows);
   }, 120_000);
 
-  it("passes the heap cap with its tokens and finishes in one pass, within the budget", async () => {
+  it("keeps its tokens past 24 MiB of heap in the rows already encoded: one pass, a smaller heap, within the budget", async () => {
     const before = { ...webpBandProbe };
     const roads = imageRoadsTaken();
     const out = await ok("/api/v1/image/convert", { file: file(jpeg, "grain.jpg"), target_format: "webp", quality: "75" });
@@ -123,7 +124,9 @@ describe("a 24 MP photo of heavy grain to WebP over HTTP", () => {
     expect(webpBandProbe.spentRowWrites).toBe(before.spentRowWrites + 1);
     expect(webpBandProbe.directRowWrites).toBe(before.directRowWrites);
     expect(webpBandProbe.lowMemoryWrites).toBe(before.lowMemoryWrites);
-    expect(webpBandProbe.largestHeap).toBeLessThanOrEqual(WEBP_BAND_HEAP_CAP);
+    // The planes (36 MB), 24 MiB of token pages and libwebp's state: 66 MiB measured, under the 72 MiB cap.
+    expect(webpBandProbe.largestHeap).toBeLessThanOrEqual(68 * MiB);
+    expect(WEBP_BAND_HEAP_CAP).toBe(72 * MiB);
     const runtime = await runtimeReport();
     expect(runtime.wasm_peak).toBeLessThanOrEqual(runtime.budget);
     expect(formatOf(out.bytes)).toBe("webp");
