@@ -306,16 +306,15 @@ int enc_used_low_memory(void) { return used_low_memory; }
 // order, and records its tokens; on big noisy pictures the tokens outgrow
 // the heap cap (24 MP of heavy grain: 46 MB of tokens beside 36 MB of
 // planes). Rows already encoded are not read again in that pass, so once
-// malloc has no room, a page is carved from the spent rows of Y, then U,
-// then V (three prefixes that grow as the loop moves down). The file is
-// still the one libwebp writes with enough memory. The picture is then no
-// longer whole, so this is allowed only on the last pass, with partition 0
-// on course to fit (a restart reads the picture again), and with the tokens
-// so far, spread over the whole picture, fitting what the heap holds plus
-// nine tenths of the planes. Should the spent rows still run short (a
-// picture much denser at the bottom), the loop settles the probabilities
-// from the macroblocks so far, writes out their tokens and codes the rest
-// straight away: a valid file, a little larger than cwebp's.
+// malloc holds TOKEN_HEAP_BYTES of pages (or has no room), a page is carved
+// from the spent rows of Y, then U, then V (three prefixes that grow as the
+// loop moves down). The file is still the one libwebp writes with enough
+// memory. The picture is then no longer whole, so this is allowed only on
+// the last pass, with partition 0 on course to fit (a restart reads the
+// picture again). Should the spent rows run short (tokens denser than the
+// rows they come from), the loop settles the probabilities from the
+// macroblocks so far, writes out their tokens and codes the rest straight
+// away: a valid file, within a few percent of cwebp's.
 
 // Token pages malloc may hold before spent rows take over. Below the heap
 // cap on purpose: a 24 MP encode then peaks at 66 MiB instead of the 72 MiB
@@ -416,7 +415,7 @@ int WebPBandTokenRoom(int tokens_left_in_page) {
  */
 int enc_token_road(void) { return T.pages == 0 ? 0 : T.direct ? 2 : 1; }
 
-/** Tests: sets the token bytes malloc may hold (0: as the heap allows; else TOKEN_HEAP_BYTES), to reach the other roads on small pictures. */
+/** Tests: the token bytes malloc may hold (TOKEN_HEAP_BYTES until set; 0: up to the heap cap), to reach every road on small pictures. */
 void enc_token_heap_limit(int bytes) { T.heap_limit = bytes > 0 ? (size_t)bytes : 0; }
 
 // ---------------------------------------------------------------------------
