@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeJpegFromRows } from "../../../src/engines/images";
 import { bandMessage, closeWebpBand, openWebpBand } from "../../../src/engines/images/codecs/webp-band";
+import { writePng } from "../../../src/engines/images/codecs/png-writer";
 import { decodeWebp } from "../../../src/engines/images/codecs/webp";
 import { imageRoadsTaken } from "../../../src/engines/images/memory/roads-taken";
 import type { Pixels } from "../../../src/engines/images/types";
@@ -9,6 +10,7 @@ import { WEBP_BAND_HEAP_CAP } from "../../../src/engines/images/webp/band-writer
 import { webpBandProbe } from "../../../src/engines/images/webp/probe";
 import { file, photo } from "../../support/images/fixtures";
 import { runtimeReport } from "../../support/runtime";
+import { postForm, problem } from "../../support/http";
 import { ok } from "./client";
 import { formatOf, sizeOf } from "./inspect";
 
@@ -104,7 +106,7 @@ describe("libwebp's tokens past the heap cap (3 MP, token pages capped)", () => 
   }, 60_000);
 });
 
-describe("a 24 MP photo of heavy grain to WebP over HTTP", () => {
+describe("big noisy pictures to WebP over HTTP", () => {
   const W = 6000;
   const H = 4000;
   let source: Pixels;
@@ -140,5 +142,23 @@ describe("a 24 MP photo of heavy grain to WebP over HTTP", () => {
     }
     // Grain of +-16 at quality 75 (a third-party decoder of the same file: e2e/images.test.mjs against cwebp).
     expect(10 * Math.log10((255 * 255) / (se / (W * H * 3)))).toBeGreaterThan(26);
+  }, 240_000);
+
+  it("answers 422 image_too_large for 16 MP of pure noise at quality 100, naming the size that always fits; nothing charged", async () => {
+    const [w, h] = [4900, 3266];
+    const data = new Uint8Array(w * h * 4);
+    let seed = 3;
+    for (let i = 0; i < data.length; i++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      data[i] = (i & 3) === 3 ? 255 : (seed >> 16) & 255;
+    }
+    const png = writePng({ data, width: w, height: h }, "rgb");
+    // Tokens, then low memory, then partition 0 without intra-4 modes: a 17 MB frame and its copy still pass the heap cap.
+    const res = await postForm("/api/v1/image/convert", { file: file(png, "noise.png"), target_format: "webp", quality: "100" });
+    const body = await problem(res);
+    expect(res.status, JSON.stringify(body)).toBe(422);
+    expect(body.code).toBe("image_too_large");
+    expect(body.detail).toContain("An opaque WebP is always written up to 13.8 megapixels");
+    expect(res.headers.get("X-Credits-Charged")).toBe("0");
   }, 240_000);
 });

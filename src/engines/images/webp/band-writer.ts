@@ -66,6 +66,13 @@ export const WEBP_ALPHA_PIXELS = 20_000_000;
  * the attempt, with this figure.
  */
 const WEBP_ALPHA_ALWAYS_PIXELS = 14_000_000;
+/**
+ * The same for opaque pictures: uniform random noise at quality 100 (a
+ * 15 MB file) was written at 13.8 MP (low-memory mode, 60 MiB of heap);
+ * the photo of heavy noise at quality 95 did not fit at 16 MP (its 12 MB
+ * frame and the bit writer's copy pass the heap cap).
+ */
+const WEBP_OPAQUE_ALWAYS_PIXELS = 13_800_000;
 /** The alpha plane's prediction filter: -1 lets the C side pick the one whose stream is smallest (or none for 16 levels or fewer, as libwebp does). */
 const ALPHA_FILTER = -1;
 
@@ -155,10 +162,11 @@ export class WebpBandWriter implements RowSink {
         const why = bandMessage(m);
         const pixels = this.width * this.height;
         if (why.startsWith("out of memory")) {
+          const translucent = m._enc_translucent() !== 0;
           throw new EngineError(
             "too_large",
-            `This ${(pixels / 1e6).toFixed(1)} MP picture did not fit a Worker's WebP encoder: its detail${m._enc_translucent() ? " and transparency are" : " is"} too close to noise to compress at this size. ` +
-              `WebP with transparency is always written up to ${WEBP_ALPHA_ALWAYS_PIXELS / 1e6} megapixels. Ask for a smaller size, or another format.`,
+            `This ${(pixels / 1e6).toFixed(1)} MP picture did not fit a Worker's WebP encoder: its detail${translucent ? " and transparency are" : " is"} too close to noise to compress at this size. ` +
+              `${translucent ? "WebP with transparency" : "An opaque WebP"} is always written up to ${(translucent ? WEBP_ALPHA_ALWAYS_PIXELS : WEBP_OPAQUE_ALWAYS_PIXELS) / 1e6} megapixels. Ask for a smaller size, a lower quality, or another format.`,
           );
         }
         throw new Error(`WebP encode failed: ${why}.`);
