@@ -113,9 +113,10 @@ const WEBP_LOSSLESS_BYTES = 14 * MiB;
  * arrive, the YUV 4:2:0 planes (1.5 bytes a pixel; an alpha plane adds 1
  * up to the size transparency is written at) and a band; then libwebp's
  * encoder, with the reader's heaps dropped: 4.4 bytes a pixel in all with its
- * token buffer (12 MP of heavy grain: 53 MiB). Its heap is capped at build
- * time (72 MiB; past it token pages go into rows already encoded, or the
- * encoder falls back to low-memory mode), which
+ * token buffer (12 MP of heavy grain: 53 MiB; past 24 MiB of token pages
+ * the rest go into rows already encoded, so 24 MP takes 66 MiB). Its heap
+ * is capped at build time (72 MiB; past it the encoder falls back to
+ * low-memory mode), which
  * bounds big pictures (the writer refuses those past WEBP_PLANES_MAX_PIXELS,
  * where even the low-memory encoder would not fit under it). Plus the
  * output, copied out of the heap (under 0.2 bytes a pixel).

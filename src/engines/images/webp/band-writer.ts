@@ -28,14 +28,15 @@ export const WEBP_BAND_HEAP_CAP = 72 * 1024 * 1024;
  * besides the planes' 1.5. Past 24 MiB of them, token pages go into the rows
  * of the planes already encoded (libwebp-token-pages.patch), so the heap
  * stays well under the cap (66 MiB at 24 MP) and the file is still cwebp's,
- * byte for byte, up to about 2.4 bytes of tokens a pixel. Only where that cannot be done (a
- * picture so noisy that partition 0 may overflow, when libwebp starts its
- * pass over and reads the pixels again) does the C side encode the planes
- * again in libwebp's low-memory mode (0.3% larger, twice the work).
- * Measured in Node: 12 MP of heavy grain 53 MiB with tokens; 24 MP of heavy
- * grain (46 MB of tokens) 66 MiB, where it used to fill the cap and fall
- * back (4.5 s from JPEG to WebP, against 8.1 s). Up to this size the estimate is the
- * measured 4.6 bytes a pixel; above it, the cap.
+ * byte for byte, up to about 2.4 bytes of tokens a pixel. Only where that
+ * cannot be done (no row spent yet, or a picture so noisy that partition 0
+ * may overflow, when libwebp starts its pass over and reads the pixels
+ * again) does the C side encode the planes again in libwebp's low-memory
+ * mode (0.3% larger, twice the work). Measured in Node: 12 MP of heavy
+ * grain 53 MiB with tokens; 24 MP of heavy grain (46 MB of tokens) 66 MiB,
+ * where it used to fill the cap and fall back (4.5 s from JPEG to WebP,
+ * against 8.1 s). Up to this size the estimate is the measured 4.6 bytes a
+ * pixel; above it, the cap.
  */
 export const WEBP_TOKENS_PIXELS = 12_600_000;
 /**
