@@ -6,8 +6,9 @@
 // (some inputs, e.g. a 24 MP uncompressed TIFF, are bigger than any call may
 // make). Slow (a quarter of an hour): `npm run bench -- image-limits`;
 // LIMITS_FROM=webp,avif measures those input formats only, LIMITS_TO=gif
-// those outputs; avif-10bit-420 and the other single-frame AVIF layouts
-// (AVIF_LAYOUTS) need avifenc.
+// those outputs; the layouts our writers never make (EXTERNAL_LAYOUTS:
+// single-frame AVIF, lossless WebP, tiled TIFF) need avifenc, cwebp and
+// ImageMagick.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,17 +20,22 @@ export const onlyWhenNamed = true;
 
 const FORMATS = ["jpeg", "png", "webp", "avif", "gif", "bmp", "tiff"];
 /**
- * Single-frame AVIF layouts our own writer never makes (it writes grids past
- * 1.5 MP), made by libavif's avifenc from the PNG of the same size when it is
- * installed: avifenc arguments by input name.
+ * Input layouts our own writers never make, made from the PNG of the same
+ * size by the native tool that does, when it is installed: single-frame AVIF
+ * (our writer makes grids past 1.5 MP) by libavif's avifenc, lossless WebP by
+ * cwebp, 256-pixel LZW tiles by ImageMagick. Name: the tool, its arguments
+ * for (png in, file out), and the file's extension.
  */
-const AVIF_LAYOUTS = {
-  "avif-8bit-420": ["-d", "8", "-y", "420"],
-  "avif-8bit-444": ["-d", "8", "-y", "444"],
-  "avif-10bit-420": ["-d", "10", "-y", "420"],
-  "avif-10bit-444": ["-d", "10", "-y", "444"],
+const avifenc = (...opts) => ({ tool: "avifenc", ext: "avif", args: (i, o) => ["-j", "1", "-s", "10", ...opts, i, o] });
+const EXTERNAL_LAYOUTS = {
+  "avif-8bit-420": avifenc("-d", "8", "-y", "420"),
+  "avif-8bit-444": avifenc("-d", "8", "-y", "444"),
+  "avif-10bit-420": avifenc("-d", "10", "-y", "420"),
+  "avif-10bit-444": avifenc("-d", "10", "-y", "444"),
+  "webp-lossless": { tool: "cwebp", ext: "webp", args: (i, o) => ["-quiet", "-lossless", i, "-o", o] },
+  "tiff-tiles": { tool: "convert", ext: "tiff", args: (i, o) => [i, "-define", "tiff:tile-geometry=256x256", "-compress", "lzw", o] },
 };
-const hasAvifenc = () => spawnSync("avifenc", ["--version"]).status === 0;
+const installed = (tool) => spawnSync(tool, ["-version"]).status === 0 || spawnSync(tool, ["--version"]).status === 0;
 const PHONE = [6000, 4000];
 const src = (p) => JSON.stringify(join(ROOT, "src/engines", p));
 
@@ -113,10 +119,11 @@ export async function run(ctx) {
   const inputOf = (format, [w, h]) => {
     const key = `${format}-${w}x${h}`;
     if (!inputs.has(key)) {
-      const path = join(ctx.tmp, `limits-${key}.${format.split("-")[0]}`);
-      if (AVIF_LAYOUTS[format]) {
-        const made = spawnSync("avifenc", ["-j", "1", "-s", "10", ...AVIF_LAYOUTS[format], inputOf("png", [w, h]), path], { encoding: "utf8" });
-        if (made.status !== 0) throw new Error(`avifenc: ${made.stderr.slice(-300)}`);
+      const path = join(ctx.tmp, `limits-${key}.${EXTERNAL_LAYOUTS[format]?.ext ?? format}`);
+      const external = EXTERNAL_LAYOUTS[format];
+      if (external) {
+        const made = spawnSync(external.tool, external.args(inputOf("png", [w, h]), path), { encoding: "utf8" });
+        if (made.status !== 0) throw new Error(`${external.tool}: ${made.stderr.slice(-300)}`);
       } else node(ctx, bundle, ["make", photo, format, path, String(w), String(h)]);
       inputs.set(key, path);
     }
@@ -125,7 +132,8 @@ export async function run(ctx) {
   const table = [];
   // LIMITS_FROM=webp,avif re-measures some input formats only.
   const toList = process.env.LIMITS_TO ? process.env.LIMITS_TO.split(",") : FORMATS;
-  const fromList = process.env.LIMITS_FROM ? process.env.LIMITS_FROM.split(",") : [...FORMATS, ...(hasAvifenc() ? Object.keys(AVIF_LAYOUTS) : [])];
+  const external = Object.keys(EXTERNAL_LAYOUTS).filter((name) => installed(EXTERNAL_LAYOUTS[name].tool));
+  const fromList = process.env.LIMITS_FROM ? process.env.LIMITS_FROM.split(",") : [...FORMATS, ...external];
   for (const from of fromList) {
     for (const to of toList) {
       let size = PHONE;

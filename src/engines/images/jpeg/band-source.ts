@@ -2,7 +2,7 @@ import { EngineError } from "../../errors";
 import type { BandSource, PixelBand } from "../memory/bands";
 import { memoryProbe } from "../memory/probe";
 import type { CoefBand } from "./band";
-import { bandPixels, joinBands } from "./band-pixels";
+import { bandPixels, copiedBandPixels, joinBands } from "./band-pixels";
 import { cmykBandPixels } from "./cmyk";
 import type { FrameGeometry } from "./frame";
 import { ArithmeticPlanes } from "./arithmetic";
@@ -14,7 +14,8 @@ import { isStreamable, SequentialReader } from "./sequential";
 // size: coefficients are read MCU row by MCU row (progressive files too: each
 // scan resumes where it stopped), and each band is decoded with one MCU row of
 // context above and below so chroma upsampling at band seams matches a whole
-// decode.
+// decode. A single-scan file hands MozJPEG its own bits for the band
+// (band-pixels.ts, copiedBandPixels); the others' bands are coded again.
 
 interface CoefReader {
   g: FrameGeometry;
@@ -66,6 +67,22 @@ export class JpegBandSource implements BandSource {
     }
   }
 
+  /** The window's pixels from the file's own bits, when the reader and the tables allow (else null). */
+  private copied(first: CoefBand, from: number, to: number) {
+    const r = this.reader;
+    if (!(r instanceof SequentialReader) || !r.copyable || r.g.components.length === 4) return null;
+    return copiedBandPixels(r, first, from, to, this.extra);
+  }
+
+  /** The window's pixels from its coefficients, coded again as a baseline JPEG. */
+  private coded(g: FrameGeometry, parts: (CoefBand | null)[]) {
+    const window = joinBands(
+      g,
+      parts.filter((p): p is CoefBand => !!p),
+    );
+    return g.components.length === 4 ? cmykBandPixels(g, this.reader.dqt, window, this.adobeTransform) : bandPixels(g, this.reader.dqt, window, this.extra);
+  }
+
   async *bands(targetPixels = 1 << 20): AsyncGenerator<PixelBand> {
     const g = this.reader.g;
     const step = this.rowsFor(targetPixels);
@@ -74,16 +91,10 @@ export class JpegBandSource implements BandSource {
     while (current.mcuRows > 0) {
       const more = current.firstMcuRow + current.mcuRows < g.mcusY;
       const next = more ? this.read(step) : null;
-      const parts: CoefBand[] = [];
-      if (above) parts.push(above);
-      parts.push(current);
       // One MCU row of the following band is enough context for upsampling.
-      if (next) parts.push(sliceRows(g, next, 0, 1));
-      const window = joinBands(g, parts);
-      const px =
-        g.components.length === 4
-          ? await cmykBandPixels(g, this.reader.dqt, window, this.adobeTransform)
-          : await bandPixels(g, this.reader.dqt, window, this.extra);
+      const from = (above ?? current).firstMcuRow;
+      const to = current.firstMcuRow + current.mcuRows + (next ? 1 : 0);
+      const px = (await this.copied(above ?? current, from, to)) ?? (await this.coded(g, [above, current, next && sliceRows(g, next, 0, 1)]));
       const skip = above ? g.mcuH : 0;
       const y = current.firstMcuRow * g.mcuH;
       const rows = Math.min(current.mcuRows * g.mcuH, this.height - y);

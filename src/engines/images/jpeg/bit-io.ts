@@ -3,11 +3,33 @@ import type { DecodeTable, EncodeTable } from "./huffman";
 // Bit-level reading and writing of JPEG entropy-coded data, with 0xFF byte
 // stuffing and restart markers.
 
+/** Where a BitReader stands: enough to resume reading there (BitReader.resume) and to count the bits between two marks. */
+export interface ScanMark {
+  pos: number;
+  acc: number;
+  bits: number;
+  marker: number;
+  /** Bits taken from the stream (stuffing removed) up to this mark. */
+  consumed: number;
+}
+
 export class BitReader {
   private acc = 0;
   private bits = 0;
+  /** Bits fed into the accumulator so far, stuffing removed (marks count in these). */
+  private fed = 0;
   /** Set once a marker (other than stuffing) is reached; the reader then feeds zeros. */
   marker = -1;
+
+  /** A reader over `b` that goes on from `mark`. */
+  static resume(b: Uint8Array, mark: ScanMark): BitReader {
+    const r = new BitReader(b, mark.pos);
+    r.acc = mark.acc;
+    r.bits = mark.bits;
+    r.marker = mark.marker;
+    r.fed = mark.consumed + mark.bits;
+    return r;
+  }
 
   constructor(
     private readonly b: Uint8Array,
@@ -32,7 +54,18 @@ export class BitReader {
       }
       this.acc = (this.acc << 8) | byte;
       this.bits += 8;
+      this.fed += 8;
     }
+  }
+
+  mark(): ScanMark {
+    return { pos: this.pos, acc: this.acc, bits: this.bits, marker: this.marker, consumed: this.fed - this.bits };
+  }
+
+  /** Copies the next `n` bits into `w` as they are (unstuffed here, stuffed again there). */
+  copyTo(w: BitWriter, n: number): void {
+    for (; n >= 24; n -= 24) w.write(this.receive(24), 24);
+    w.write(this.receive(n), n);
   }
 
   bit(): number {

@@ -86,6 +86,25 @@ export function encodeTable(spec: HuffmanSpec): EncodeTable {
   return { code, size };
 }
 
+/**
+ * `spec` with `extra` symbols added as 16-bit codes in the code space it
+ * leaves unused, every existing code unchanged (canonical codes are handed
+ * out in order of length, and these come last); null when too little is left
+ * (the all-ones code stays unused, as T.81 requires). Bits coded with `spec`
+ * decode the same with the result.
+ */
+export function withExtraCodes(spec: HuffmanSpec, extra: number[]): HuffmanSpec | null {
+  let next = 0;
+  for (let len = 1; len <= 16; len++) {
+    next += spec.counts[len - 1];
+    if (len < 16) next <<= 1;
+  }
+  if (next + extra.length > 0xffff || spec.counts[15] + extra.length > 255) return null;
+  const counts = spec.counts.slice();
+  counts[15] += extra.length;
+  return { counts, symbols: Uint8Array.from([...spec.symbols, ...extra]) };
+}
+
 /** The optimal length-limited (16 bits) code for symbol frequencies, libjpeg's algorithm. */
 export function optimalSpec(freqIn: ArrayLike<number>): HuffmanSpec {
   const freq = new Float64Array(257);

@@ -73,13 +73,10 @@ function parseFrame(marker: number, d: Uint8Array): JpegFrame | null {
 
 /** Skips entropy-coded bytes: the next marker that is neither stuffing nor RSTn. */
 function scanEnd(b: Uint8Array, from: number): number {
-  let i = from;
-  while (i + 1 < b.length) {
-    if (b[i] === 0xff) {
-      const m = b[i + 1];
-      if (m !== 0 && !(m >= 0xd0 && m <= 0xd7) && m !== 0xff) return i;
-    }
-    i++;
+  // indexOf is native: a photo's scan is megabytes, and this runs on every parse.
+  for (let i = b.indexOf(0xff, from); i >= 0 && i + 1 < b.length; i = b.indexOf(0xff, i + 1)) {
+    const m = b[i + 1];
+    if (m !== 0 && !(m >= 0xd0 && m <= 0xd7) && m !== 0xff) return i;
   }
   return b.length;
 }

@@ -1,8 +1,8 @@
-import { BitReader } from "./bit-io";
+import { BitReader, type BitWriter, type ScanMark } from "./bit-io";
 import { decodeBlock } from "./blocks";
 import { emptyBand, forEachBlockInMcuOrder, type CoefBand } from "./band";
 import { geometry, parseScanHeader, readTables, type FrameGeometry } from "./frame";
-import type { DecodeTable } from "./huffman";
+import type { DecodeTable, HuffmanSpec } from "./huffman";
 import { isProgressive, type JpegStructure } from "./markers";
 
 /** Sequential (baseline/extended Huffman) files whose single scan carries every component. */
@@ -13,14 +13,30 @@ export function isStreamable(s: JpegStructure): boolean {
 /**
  * Reads coefficients MCU row by MCU row from a single-scan sequential JPEG,
  * so a huge photo never needs more than a band in memory.
+ *
+ * It also marks where each MCU row, and the second MCU of each row, begin in
+ * the scan, so a band can be handed to a decoder as the file's own
+ * entropy-coded bits instead of being coded again: copyScan without restart
+ * markers, copyIntervals with them.
  */
 export class SequentialReader {
   readonly g: FrameGeometry;
   readonly dqt: Uint8Array[];
+  /** The scan's Huffman tables by slot, and each component's slots (in frame order). */
+  readonly dcSpec: (HuffmanSpec | undefined)[];
+  readonly acSpec: (HuffmanSpec | undefined)[];
+  readonly td: number[] = [];
+  readonly ta: number[] = [];
+  /** Marks are kept and the scan can be copied: rows of two MCUs or more. */
+  readonly copyable: boolean;
+  readonly restartInterval: number;
+  private readonly scanEnd: number;
+  private readonly rowStart: ScanMark[] = [];
+  private readonly afterFirstMcu: ScanMark[] = [];
+  private readonly b: Uint8Array;
   private readonly r: BitReader;
   private readonly dc: DecodeTable[];
   private readonly ac: DecodeTable[];
-  private readonly restartInterval: number;
   private preds: number[];
   private mcu = 0;
   row = 0;
@@ -31,6 +47,8 @@ export class SequentialReader {
     const scan = s.scans[0];
     const tables = readTables(b, s, scan.offset);
     this.dqt = tables.dqt;
+    this.dcSpec = tables.dcSpec;
+    this.acSpec = tables.acSpec;
     this.restartInterval = tables.restartInterval;
     const header = parseScanHeader(scan.header, this.g);
     this.dc = [];
@@ -41,9 +59,14 @@ export class SequentialReader {
       if (!dc || !ac) throw new Error("a scan refers to a missing Huffman table");
       this.dc[c.index] = dc;
       this.ac[c.index] = ac;
+      this.td[c.index] = c.td;
+      this.ta[c.index] = c.ta;
     }
     this.preds = this.g.components.map(() => 0);
+    this.b = b;
     this.r = new BitReader(b, scan.start);
+    this.scanEnd = scan.end;
+    this.copyable = this.g.mcusX >= 2;
   }
 
   /** Decodes the next `rows` MCU rows (fewer at the end). */
@@ -52,10 +75,16 @@ export class SequentialReader {
     const band = emptyBand(this.g, this.row, n);
     const perMcu = this.g.components.reduce((a, c) => a + c.h * c.v, 0);
     let inMcu = 0;
+    const { mcusX } = this.g;
     forEachBlockInMcuOrder(this.g, band, (ci, offset) => {
       if (inMcu === 0 && this.restartInterval && this.mcu > 0 && this.mcu % this.restartInterval === 0) {
         this.r.restart();
         this.preds = this.preds.map(() => 0);
+      }
+      if (inMcu === 0 && this.copyable && this.mcu % mcusX < 2) {
+        const at = Math.floor(this.mcu / mcusX);
+        if (this.mcu % mcusX === 0) this.rowStart[at] = this.r.mark();
+        else this.afterFirstMcu[at] = this.r.mark();
       }
       this.preds[ci] = decodeBlock(this.r, this.dc[ci], this.ac[ci], band.planes[ci], offset, this.preds[ci]);
       if (++inMcu === perMcu) {
@@ -64,6 +93,46 @@ export class SequentialReader {
       }
     });
     this.row += n;
+    if (this.copyable) this.rowStart[this.row] = this.r.mark();
     return band;
+  }
+
+  /**
+   * Appends to `w` the scan's bits from the second MCU of row `from` to the
+   * end of row `to - 1`, rows already read. The caller codes the first MCU
+   * itself: its DC values are differences from the row before, which a
+   * decoder starting at `from` does not have.
+   */
+  copyScan(from: number, to: number, w: BitWriter): void {
+    const start = this.afterFirstMcu[from];
+    const end = this.rowStart[to];
+    if (!this.copyable || this.restartInterval || !start || !end) throw new Error(`MCU rows ${from} to ${to} were not read with marks`);
+    BitReader.resume(this.b, start).copyTo(w, end.consumed - start.consumed);
+  }
+
+  /** Whether MCU row `row` starts a restart interval (or ends the scan): a copy may start or end there. */
+  private intervalEdge(row: number): boolean {
+    return row === this.g.mcusY || (row * this.g.mcusX) % this.restartInterval === 0;
+  }
+
+  /**
+   * With restart markers: the scan's bytes for MCU rows [from, to), rows
+   * already read, when both ends are restart edges (else null). Each
+   * interval starts on a byte with DC predictions reset, so the bytes serve
+   * as they are; only the RSTn markers inside are renumbered from RST0.
+   */
+  copyIntervals(from: number, to: number): Uint8Array | null {
+    const start = this.rowStart[from];
+    const end = this.rowStart[to];
+    if (!this.copyable || !this.restartInterval || !start || !end || !this.intervalEdge(from) || !this.intervalEdge(to)) return null;
+    // The reader marks a row after stepping over the RSTn before it: its data starts on a byte.
+    if (start.bits !== 0 || (to < this.g.mcusY && end.bits !== 0)) return null;
+    const out = this.b.slice(start.pos, to < this.g.mcusY ? end.pos - 2 : this.scanEnd);
+    const shift = ((from * this.g.mcusX) / this.restartInterval) % 8;
+    for (let i = out.indexOf(0xff); i >= 0 && i + 1 < out.length; i = out.indexOf(0xff, i + 1)) {
+      const m = out[i + 1];
+      if (m >= 0xd0 && m <= 0xd7) out[i + 1] = 0xd0 + ((m - 0xd0 - shift + 8) % 8);
+    }
+    return out;
   }
 }

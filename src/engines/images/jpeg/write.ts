@@ -26,8 +26,27 @@ function dhtPayload(cls: number, id: number, spec: HuffmanSpec): number[] {
   return [(cls << 4) | id, ...spec.counts, ...spec.symbols];
 }
 
+/**
+ * Huffman tables as a scan refers to them: the tables by slot (DHT id), and
+ * each component's DC and AC slot, in frame order.
+ */
+export interface ScanTables {
+  dc: (HuffmanSpec | undefined)[];
+  ac: (HuffmanSpec | undefined)[];
+  td: number[];
+  ta: number[];
+}
+
+/** Our own layout: slot 0 for the first component, slot 1 for the others. */
+function ownTables(g: FrameGeometry, huff: HuffmanSet): ScanTables {
+  const slots = g.components.map((_, i) => (i === 0 ? 0 : 1));
+  const used = g.components.length > 1 ? 2 : 1;
+  return { dc: huff.dc.slice(0, used), ac: huff.ac.slice(0, used), td: slots, ta: slots };
+}
+
 /** SOI .. SOS for an image of `height` rows (the width and sampling come from `g`). */
-export function jpegHeader(g: FrameGeometry, dqt: Uint8Array[], height: number, huff: HuffmanSet, extra: Uint8Array[] = []): Uint8Array {
+export function jpegHeader(g: FrameGeometry, dqt: Uint8Array[], height: number, huff: HuffmanSet | ScanTables, extra: Uint8Array[] = []): Uint8Array {
+  const tables = "td" in huff ? huff : ownTables(g, huff);
   const w = new ByteWriter(2048);
   w.u8(0xff);
   w.u8(0xd8);
@@ -37,12 +56,16 @@ export function jpegHeader(g: FrameGeometry, dqt: Uint8Array[], height: number, 
   const sof = [8, height >> 8, height & 0xff, g.width >> 8, g.width & 0xff, g.components.length];
   for (const c of g.components) sof.push(c.id, (c.h << 4) | c.v, c.tq);
   segment(w, extended ? 0xc1 : 0xc0, sof);
-  const chroma = g.components.length > 1;
-  const dht = [...dhtPayload(0, 0, huff.dc[0]), ...dhtPayload(1, 0, huff.ac[0])];
-  if (chroma) dht.push(...dhtPayload(0, 1, huff.dc[1]), ...dhtPayload(1, 1, huff.ac[1]));
+  const dht: number[] = [];
+  for (let id = 0; id < Math.max(tables.dc.length, tables.ac.length); id++) {
+    const dc = tables.dc[id];
+    const ac = tables.ac[id];
+    if (dc && tables.td.includes(id)) dht.push(...dhtPayload(0, id, dc));
+    if (ac && tables.ta.includes(id)) dht.push(...dhtPayload(1, id, ac));
+  }
   segment(w, 0xc4, dht);
   const sos = [g.components.length];
-  g.components.forEach((c, i) => sos.push(c.id, i === 0 ? 0x00 : 0x11));
+  g.components.forEach((c, i) => sos.push(c.id, (tables.td[i] << 4) | tables.ta[i]));
   sos.push(0, 63, 0);
   segment(w, 0xda, sos);
   return w.result();
