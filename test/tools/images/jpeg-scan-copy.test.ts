@@ -63,6 +63,26 @@ describe("JPEG bands as the file's own bits", () => {
   }
 });
 
+describe("JPEG bands of a damaged restart sequence", () => {
+  it("codes again the bands after a lost marker, as the reader resynchronised, instead of copying them", async () => {
+    const jpeg = withRestarts(await encodeJpeg(photo(W, H), 92, { progressive: false, fixedSubsampling: true }), 1);
+    // Drop the fifth RSTn: the reader finds the next one and runs an interval behind from there.
+    let found = 0;
+    let at = -1;
+    for (let i = jpeg.indexOf(0xff, 700); i >= 0 && found < 5; i = jpeg.indexOf(0xff, i + 1)) {
+      if (jpeg[i + 1] >= 0xd0 && jpeg[i + 1] <= 0xd7 && ++found === 5) at = i;
+    }
+    expect(at).toBeGreaterThan(0);
+    const damaged = new Uint8Array([...jpeg.subarray(0, at), ...jpeg.subarray(at + 2)]);
+    const before = { ...jpegBandProbe };
+    const { out } = await okOnRoads("/api/v1/image/convert", { file: file(damaged, "photo.jpg"), target_format: "png" });
+    expect(jpegBandProbe.copiedBands - before.copiedBands).toBe(0);
+    expect(jpegBandProbe.codedBands - before.codedBands).toBeGreaterThanOrEqual(6);
+    const px = await pixelsOf(out.bytes);
+    expect([px.width, px.height]).toEqual([W, H]);
+  }, 60_000);
+});
+
 describe("withExtraCodes", () => {
   /** Every code of `spec`, by symbol, as (length, code). */
   const codes = (spec: HuffmanSpec) => {

@@ -89,6 +89,8 @@ export async function copiedBandPixels(reader: SequentialReader, first: CoefBand
     const have = new Set(spec.symbols);
     const missing = [...new Set(blocks.filter((b) => reader.td[b.ci] === slot).map((b) => category(b.diff)))].filter((s) => !have.has(s));
     if (missing.length === 0) continue;
+    // Past 11 a DC value is out of 8-bit range (damaged data): the coded road answers for it as before.
+    if (missing.some((s) => s > 11)) return null;
     const wider = withExtraCodes(spec, missing);
     if (!wider) return null;
     dcSpec[slot] = wider;

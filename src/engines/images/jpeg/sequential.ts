@@ -110,6 +110,11 @@ export class SequentialReader {
     BitReader.resume(this.b, start).copyTo(w, end.consumed - start.consumed);
   }
 
+  /** Whether the two bytes before `pos` are an RSTn marker (a damaged file may lack one where the reader resynchronised). */
+  private followsRestart(pos: number): boolean {
+    return pos >= 2 && this.b[pos - 2] === 0xff && this.b[pos - 1] >= 0xd0 && this.b[pos - 1] <= 0xd7;
+  }
+
   /** Whether MCU row `row` starts a restart interval (or ends the scan): a copy may start or end there. */
   private intervalEdge(row: number): boolean {
     return row === this.g.mcusY || (row * this.g.mcusX) % this.restartInterval === 0;
@@ -126,13 +131,19 @@ export class SequentialReader {
     const end = this.rowStart[to];
     if (!this.copyable || !this.restartInterval || !start || !end || !this.intervalEdge(from) || !this.intervalEdge(to)) return null;
     // The reader marks a row after stepping over the RSTn before it: its data starts on a byte.
-    if (start.bits !== 0 || (to < this.g.mcusY && end.bits !== 0)) return null;
+    if (start.bits !== 0 || (to < this.g.mcusY && (end.bits !== 0 || !this.followsRestart(end.pos)))) return null;
     const out = this.b.slice(start.pos, to < this.g.mcusY ? end.pos - 2 : this.scanEnd);
     const shift = ((from * this.g.mcusX) / this.restartInterval) % 8;
+    // Every marker where it should be, in sequence; else the file is damaged here and the band is coded again
+    // from what the reader made of it (libjpeg would resynchronise its own way).
+    let seen = 0;
     for (let i = out.indexOf(0xff); i >= 0 && i + 1 < out.length; i = out.indexOf(0xff, i + 1)) {
       const m = out[i + 1];
-      if (m >= 0xd0 && m <= 0xd7) out[i + 1] = 0xd0 + ((m - 0xd0 - shift + 8) % 8);
+      if (m < 0xd0 || m > 0xd7) continue;
+      if (m - 0xd0 !== (shift + seen) % 8) return null;
+      out[i + 1] = 0xd0 + (seen++ % 8);
     }
-    return out;
+    const intervals = Math.ceil(((to - from) * this.g.mcusX) / this.restartInterval);
+    return seen === intervals - 1 ? out : null;
   }
 }
