@@ -102,7 +102,7 @@ describe("AVIF inputs read in bands (dav1d)", () => {
   }
 
   it("charges a heavier layout its own figure: a 10-bit 4:4:4 frame fits less than an 8-bit 4:2:0 one", async () => {
-    // The same claimed 12 MP: 8-bit 4:2:0 costs about 2.2 bytes a pixel and converts; 10-bit 4:4:4 about 7.2 and is refused, naming what fits.
+    // The same claimed 12 MP: 8-bit 4:2:0 costs about 2.2 bytes a pixel and converts; 10-bit 4:4:4 about 7.7 and is refused, naming what fits.
     const deep = withIspe(await libavifOf(photo(400, 300), 10, 3), 4000, 3000);
     const res = await postForm("/api/v1/image/convert", { file: file(deep, "deep.avif"), target_format: "jpg" });
     const body = await problem(res);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encodeJpeg } from "../../../src/engines/images/codecs/jpeg";
-import { estimateBytes, IMAGE_CALL_BUDGET } from "../../../src/engines/images/memory/memory-fit";
+import { estimateBytes, IMAGE_CALL_BUDGET, largestFitting, type MemoryPlan } from "../../../src/engines/images/memory/memory-fit";
 import { accountWithKey, balanceOf } from "../../support/accounts";
 import { fails, ok, withKey } from "./client";
 import { file, photo } from "../../support/images/fixtures";
@@ -23,6 +23,31 @@ describe("memory fit of image calls (128 MB Worker)", () => {
     expect(estimateBytes({ ...whole("png", 1e6), output: { format: "webp", width: 1000, height: 1000, sink: "whole" } })).toBeLessThan(30 * MiB);
     // Decode-only estimate (before the target size is known).
     expect(estimateBytes(whole("webp", 4e6))).toBeLessThan(40 * MiB);
+  });
+
+  it("names a largest size below which every size fits, though a grid's estimate dips and rises with its tiles", () => {
+    // A 10-bit 4:4:4 single frame to a grid AVIF: the tiles, and aom's worst heap with them, follow the picture's sides.
+    const plan = (width: number, height: number): MemoryPlan => ({
+      input: { format: "avif", pixels: width * height, avifBandsBytesPerPixel: 7.7, opaque: true },
+      source: "avif-bands",
+      output: { format: "avif", width, height, sink: "avif-grid" },
+    });
+    const sized = (pixels: number): [number, number] => {
+      const h = Math.floor(Math.sqrt((pixels * 2) / 3) / 2) * 2;
+      return [Math.floor((h * 3) / 2 / 2) * 2, h];
+    };
+    const largest = largestFitting(plan(6000, 4000));
+    expect(largest).toBeGreaterThan(3e6);
+    let rises = 0;
+    let previous = 0;
+    for (let pixels = largest; pixels > largest / 2; pixels -= 4000) {
+      const bytes = estimateBytes(plan(...sized(pixels)));
+      expect(bytes, `${sized(pixels).join(" x ")}`).toBeLessThanOrEqual(IMAGE_CALL_BUDGET);
+      if (previous && bytes > previous) rises++;
+      previous = bytes;
+    }
+    // The estimate is not monotonic here, which is what the search must survive.
+    expect(rises).toBeGreaterThan(0);
   });
 
   it("refuses from the header, before decoding, with 422 image_too_large and charges nothing", async () => {

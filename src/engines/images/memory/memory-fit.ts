@@ -239,14 +239,25 @@ function scaled(plan: MemoryPlan, factor: number, withInput: boolean): MemoryPla
 export function largestFitting(plan: MemoryPlan): number {
   const out = plan.output ? plan.output.width * plan.output.height : 0;
   const resized = !!plan.output && out !== plan.input.pixels;
+  const fits = (factor: number) => estimateBytes(scaled(plan, factor, !resized)) <= IMAGE_CALL_BUDGET;
   let lo = 0;
   let hi = 1;
   for (let i = 0; i < 40; i++) {
     const mid = (lo + hi) / 2;
-    if (estimateBytes(scaled(plan, mid, !resized)) <= IMAGE_CALL_BUDGET) lo = mid;
+    if (fits(mid)) lo = mid;
     else hi = mid;
   }
-  return Math.floor((resized ? out : plan.input.pixels) * lo);
+  // Not every estimate grows with the size: a grid's tiles follow the
+  // picture's sides, and aom's heap the tiles, so a slightly smaller picture
+  // can need more. The figure named is one below which every size sampled
+  // (steps of 1/8 % down to half) fits too.
+  const STEPS = 400;
+  let safe = lo;
+  for (let i = 1; i <= STEPS; i++) {
+    const factor = lo * (1 - i / (2 * STEPS));
+    if (!fits(factor)) safe = lo * (1 - (i + 1) / (2 * STEPS));
+  }
+  return Math.floor((resized ? out : plan.input.pixels) * safe);
 }
 
 /** Throws EngineError("too_large") (422 image_too_large) when the plan cannot fit, naming the largest size that would. */

@@ -15,19 +15,23 @@ function planeBytes(item: AvifItem): number {
 
 /**
  * The decoder's heap for this file, in bytes a pixel of the picture. Measured
- * in Node on 12 and 24 MP single images (heap byteLength after both decodes):
+ * in Node on 8 to 24 MP single images (heap byteLength after both decodes):
  * the planes with dav1d's padding (rows to a multiple of 128, strides to 64:
  * about 10%), plus its frame state (loop-filter levels, CDEF and restoration
- * lines: 0.6 to 0.9 bytes a pixel, freed after each decode and reused by the
- * next): 8-bit 4:2:0 24 MP 47.7 MiB (2.1 B/px), 12 MP 25.6 MiB; 8-bit 4:4:4
- * 12 MP 44.8 MiB; 10-bit 4:2:0 24 MP 85.3 MiB; 10-bit 4:4:4 12 MP 82.7 MiB;
- * 4:0:0 12 MP 18.8 MiB. A grid holds one row of tiles and the frame state of one tile.
+ * lines, freed after each decode and reused by the next): 8-bit 4:2:0 24 MP
+ * 47.7 MiB (2.1 B/px), 12 MP 25.6 MiB; 8-bit 4:4:4 12 MP 44.8 MiB; 10-bit
+ * 4:2:0 24 MP 85.3 MiB; 4:0:0 12 MP 18.8 MiB. The frame state is 0.5 to 0.7
+ * bytes a pixel, but for 16-bit samples in three full planes: 10-bit 4:4:4
+ * 12 MP 82.7 MiB, 8.1 MP (3482 x 2322) 58.1 MiB, 0.8 to 1.1 bytes a pixel
+ * past the padded planes. A grid holds one row of tiles and the frame state
+ * of one tile.
  */
 export function avifBandsBytesPerPixel(layout: AvifLayout): number {
   const tile = layout.tiles[0];
   const tilePixels = tile.width * tile.height;
   const alpha = layout.alphaTiles ? planeBytes(layout.alphaTiles[0]) : 0;
-  const heap = (planeBytes(tile) + alpha) * 1.1 * tilePixels * layout.columns + 0.6 * tilePixels;
+  const frameState = planeBytes(tile) >= 6 ? 1.1 : 0.6;
+  const heap = (planeBytes(tile) + alpha) * 1.1 * tilePixels * layout.columns + frameState * tilePixels;
   return heap / (layout.width * layout.height);
 }
 
@@ -41,7 +45,7 @@ export const AVIF_BANDS_FIXED_BYTES = 8 * 1024 * 1024;
  * whole decode (about 22 bytes a pixel). The memory check is told each
  * file's own figure (avifBandsBytesPerPixel); this is the bound.
  */
-export const AVIF_BANDS_MAX_BYTES_PER_PIXEL = (6 + 2) * 1.1 + 0.6;
+export const AVIF_BANDS_MAX_BYTES_PER_PIXEL = (6 + 2) * 1.1 + 1.1;
 
 /**
  * A grid's heap is one row of tiles whatever its height, so grids whose row
