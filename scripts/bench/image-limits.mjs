@@ -119,8 +119,8 @@ export async function run(ctx) {
   const inputOf = (format, [w, h]) => {
     const key = `${format}-${w}x${h}`;
     if (!inputs.has(key)) {
-      const path = join(ctx.tmp, `limits-${key}.${EXTERNAL_LAYOUTS[format]?.ext ?? format}`);
       const external = EXTERNAL_LAYOUTS[format];
+      const path = join(ctx.tmp, `limits-${key}.${external?.ext ?? format}`);
       if (external) {
         const made = spawnSync(external.tool, external.args(inputOf("png", [w, h]), path), { encoding: "utf8" });
         if (made.status !== 0) throw new Error(`${external.tool}: ${made.stderr.slice(-300)}`);
@@ -132,8 +132,8 @@ export async function run(ctx) {
   const table = [];
   // LIMITS_FROM=webp,avif re-measures some input formats only.
   const toList = process.env.LIMITS_TO ? process.env.LIMITS_TO.split(",") : FORMATS;
-  const external = Object.keys(EXTERNAL_LAYOUTS).filter((name) => installed(EXTERNAL_LAYOUTS[name].tool));
-  const fromList = process.env.LIMITS_FROM ? process.env.LIMITS_FROM.split(",") : [...FORMATS, ...external];
+  const madeByPeers = Object.keys(EXTERNAL_LAYOUTS).filter((name) => installed(EXTERNAL_LAYOUTS[name].tool));
+  const fromList = process.env.LIMITS_FROM ? process.env.LIMITS_FROM.split(",") : [...FORMATS, ...madeByPeers];
   for (const from of fromList) {
     for (const to of toList) {
       let size = PHONE;

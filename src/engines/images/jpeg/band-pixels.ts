@@ -65,9 +65,8 @@ export async function copiedBandPixels(reader: SequentialReader, first: CoefBand
     const scan = reader.copyIntervals(from, to);
     if (!scan) return null;
     const dri = Uint8Array.of(0xff, 0xdd, 0, 4, reader.restartInterval >> 8, reader.restartInterval & 0xff);
-    const tables = { dc: reader.dcSpec, ac: reader.acSpec, td: reader.td, ta: reader.ta };
     jpegBandProbe.copiedBands++;
-    return decodeJpeg(concat([jpegHeader(g, reader.dqt, height, tables, [...extra, dri]), scan, EOI_BYTES]));
+    return decodeJpeg(concat([jpegHeader(g, reader.dqt, height, reader.tables, [...extra, dri]), scan, EOI_BYTES]));
   }
   const row = from - first.firstMcuRow;
   // The first MCU's blocks in MCU order, with the DC difference each is coded with.
@@ -82,12 +81,13 @@ export async function copiedBandPixels(reader: SequentialReader, first: CoefBand
       }
     }
   });
-  const dcSpec = [...reader.dcSpec];
-  for (const slot of new Set(reader.td)) {
+  const { td, ta } = reader.tables;
+  const dcSpec = [...reader.tables.dc];
+  for (const slot of new Set(td)) {
     const spec = dcSpec[slot];
     if (!spec) return null;
     const have = new Set(spec.symbols);
-    const missing = [...new Set(blocks.filter((b) => reader.td[b.ci] === slot).map((b) => category(b.diff)))].filter((s) => !have.has(s));
+    const missing = [...new Set(blocks.filter((b) => td[b.ci] === slot).map((b) => category(b.diff)))].filter((s) => !have.has(s));
     if (missing.length === 0) continue;
     // Past 11 a DC value is out of 8-bit range (damaged data): the coded road answers for it as before.
     if (missing.some((s) => s > 11)) return null;
@@ -98,10 +98,10 @@ export async function copiedBandPixels(reader: SequentialReader, first: CoefBand
   }
   const w = new BitWriter(1 << 18);
   const dc = dcSpec.map((spec) => spec && encodeTable(spec));
-  const ac = reader.acSpec.map((spec) => spec && encodeTable(spec));
+  const ac = reader.tables.ac.map((spec) => spec && encodeTable(spec));
   for (const b of blocks) {
-    const dcTable = dc[reader.td[b.ci]];
-    const acTable = ac[reader.ta[b.ci]];
+    const dcTable = dc[td[b.ci]];
+    const acTable = ac[ta[b.ci]];
     if (!dcTable || !acTable) return null;
     try {
       encodeBlock(w, dcTable, acTable, first.planes[b.ci], b.at, first.planes[b.ci][b.at] - b.diff);
@@ -112,7 +112,6 @@ export async function copiedBandPixels(reader: SequentialReader, first: CoefBand
   }
   reader.copyScan(from, to, w);
   w.flush();
-  const tables = { dc: dcSpec, ac: reader.acSpec, td: reader.td, ta: reader.ta };
   jpegBandProbe.copiedBands++;
-  return decodeJpeg(concat([jpegHeader(g, reader.dqt, height, tables, extra), w.take(), EOI_BYTES]));
+  return decodeJpeg(concat([jpegHeader(g, reader.dqt, height, { ...reader.tables, dc: dcSpec }, extra), w.take(), EOI_BYTES]));
 }

@@ -2,8 +2,9 @@ import { BitReader, type BitWriter, type ScanMark } from "./bit-io";
 import { decodeBlock } from "./blocks";
 import { emptyBand, forEachBlockInMcuOrder, type CoefBand } from "./band";
 import { geometry, parseScanHeader, readTables, type FrameGeometry } from "./frame";
-import type { DecodeTable, HuffmanSpec } from "./huffman";
+import type { DecodeTable } from "./huffman";
 import { isProgressive, type JpegStructure } from "./markers";
+import type { ScanTables } from "./write";
 
 /** Sequential (baseline/extended Huffman) files whose single scan carries every component. */
 export function isStreamable(s: JpegStructure): boolean {
@@ -22,11 +23,8 @@ export function isStreamable(s: JpegStructure): boolean {
 export class SequentialReader {
   readonly g: FrameGeometry;
   readonly dqt: Uint8Array[];
-  /** The scan's Huffman tables by slot, and each component's slots (in frame order). */
-  readonly dcSpec: (HuffmanSpec | undefined)[];
-  readonly acSpec: (HuffmanSpec | undefined)[];
-  readonly td: number[] = [];
-  readonly ta: number[] = [];
+  /** The scan's Huffman tables by slot, and each component's slots (in frame order), as a header writes them. */
+  readonly tables: ScanTables;
   /** Marks are kept and the scan can be copied: rows of two MCUs or more. */
   readonly copyable: boolean;
   readonly restartInterval: number;
@@ -47,8 +45,7 @@ export class SequentialReader {
     const scan = s.scans[0];
     const tables = readTables(b, s, scan.offset);
     this.dqt = tables.dqt;
-    this.dcSpec = tables.dcSpec;
-    this.acSpec = tables.acSpec;
+    this.tables = { dc: tables.dcSpec, ac: tables.acSpec, td: [], ta: [] };
     this.restartInterval = tables.restartInterval;
     const header = parseScanHeader(scan.header, this.g);
     this.dc = [];
@@ -59,8 +56,8 @@ export class SequentialReader {
       if (!dc || !ac) throw new Error("a scan refers to a missing Huffman table");
       this.dc[c.index] = dc;
       this.ac[c.index] = ac;
-      this.td[c.index] = c.td;
-      this.ta[c.index] = c.ta;
+      this.tables.td[c.index] = c.td;
+      this.tables.ta[c.index] = c.ta;
     }
     this.preds = this.g.components.map(() => 0);
     this.b = b;
