@@ -189,11 +189,13 @@ describe("AVIF inputs read in bands (dav1d)", () => {
     expect(taken).toEqual({ sources: { "avif-tiles": 1 }, sinks: { "jpeg-bands": 1 } });
     const px = await pixelsOf((out as NonNullable<typeof out>).bytes);
     expect([px.width, px.height]).toEqual([6000, 4000]);
-    // Both sides of tile edges (288 px tiles) and of the picture's halves.
+    // Both sides of tile edges (a photo's 500 px tiles) and of the picture's halves.
     for (const [x, y, rgb] of [
       [0, 0, [255, 0, 0]],
-      [287, 1000, [255, 0, 0]],
-      [288, 1000, [255, 0, 0]],
+      [499, 1000, [255, 0, 0]],
+      [500, 1000, [255, 0, 0]],
+      [1000, 499, [255, 0, 0]],
+      [1000, 500, [255, 0, 0]],
       [2990, 3999, [255, 0, 0]],
       [3010, 2000, [0, 0, 255]],
       [5999, 3999, [0, 0, 255]],

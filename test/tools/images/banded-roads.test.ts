@@ -128,6 +128,20 @@ describe("big AVIF outputs, written as a grid of tiles", () => {
     expect(meanAbsDiff(px, await pixelsOf(out.bytes))).toBeLessThan(4);
   });
 
+  it("writes one AV1 frame where it fits beside its source, and a grid just past that", async () => {
+    // One frame costs aom 16 MB + 37 B a pixel; beside a whole PNG decode (8 B a pixel)
+    // 1.4 MP fits the 80 MiB of an image call and 1.498 MP does not, though both are under 1.5 MP.
+    for (const [height, primary] of [
+      [1400, "av01"],
+      [1498, "grid"],
+    ] as const) {
+      const px = photo(1000, height);
+      const out = await ok("/api/v1/image/convert", { file: file(await pngOf(px), "p.png"), target_format: "avif", quality: "80" });
+      expect(avifPrimaryType(out.bytes), `1000 x ${height}`).toBe(primary);
+      expect(meanAbsDiff(px, await pixelsOf(out.bytes))).toBeLessThan(4);
+    }
+  });
+
   it("keeps a big JPEG's EXIF orientation as AVIF rotation, so it displays upright", async () => {
     // Stored 2400 x 1000, orientation 6 (turn 90 degrees clockwise to view): upright 1000 x 2400.
     const stored = photo(2400, 1000);

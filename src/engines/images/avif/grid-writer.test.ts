@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AVIF_GRID_TILE, AvifGridWriter, avifGridBytes, encodeAvifGrid, gridLayout } from "./grid-writer";
+import { AVIF_GRID_TILE, AVIF_PHOTO_TILE, AvifGridWriter, avifGridBytes, encodeAvifGrid, gridLayout, type AvifGridOptions } from "./grid-writer";
 import { ascii, u16be, u32be } from "../util/bytes";
 import { decodeAvif, encodeAvif } from "../codecs/avif";
 import { readBoxes, readHeifMeta, type Box } from "../formats/isobmff";
@@ -70,6 +70,26 @@ function gridOf(b: Uint8Array) {
 }
 
 /** Mean absolute difference over the channels in `channels`, on rows/columns picked by `take`. */
+/** A grid written in one band, with the layout the writer chose. */
+async function gridWith(input: Pixels, quality: number, opts: AvifGridOptions = {}) {
+  const w = new AvifGridWriter(input.width, input.height, quality, opts);
+  await w.write(input);
+  const out = await w.finish();
+  return { out, layout: w.layout, photoTiles: w.photoTiles };
+}
+
+/** Aliased black text on white: every 16 x 16 block holds two luma values 255 apart (aom's and our screen-content rule pass it). */
+function aliasedText(width: number, height: number): Pixels {
+  const data = new Uint8Array(width * height * 4).fill(255);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const glyph = (((x >> 3) * 73856093) ^ ((y >> 4) * 19349663)) >>> 0;
+      const ink = y % 16 < 11 && x % 8 < 6 && (glyph >> (((y % 16) >> 2) * 3 + ((x % 8) >> 1))) & 1;
+      if (ink) data.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
+    }
+  return { data, width, height };
+}
+
 function mad(a: Pixels, b: Pixels, take: (x: number, y: number) => boolean, channels = [0, 1, 2]): number {
   let sum = 0,
     n = 0;
@@ -125,12 +145,14 @@ describe("grid AVIF writer", () => {
 
   it("writes a grid (primary item 'grid', hidden av01 tiles in raster order) that libavif decodes to the exact size, no seams", async () => {
     const input = photo(2500, 1300);
-    const out = await encodeAvifGrid(input, 85);
+    const { out, layout, photoTiles } = await gridWith(input, 85);
+    // A photo gets the big tiles (5 x 3 of 500 x 434), a screenshot the small ones (below).
+    expect(photoTiles).toBe(true);
+    expect(layout).toMatchObject({ columns: 5, rows: 3, tileWidth: 500, tileHeight: 434 });
     const c = container(out);
     expect(c.brands).toBe("avif");
     const primary = c.items.find((i) => i.id === c.m.primary)!;
     expect(primary).toMatchObject({ type: "grid", hidden: false });
-    const layout = gridLayout(2500, 1300);
     expect(gridOf(out)).toEqual({ rows: layout.rows, columns: layout.columns, width: 2500, height: 1300 });
     const dimg = c.refs.find((r) => r.type === "dimg" && r.from === c.m.primary)!;
     expect(dimg.to).toHaveLength(layout.rows * layout.columns);
@@ -161,7 +183,7 @@ describe("grid AVIF writer", () => {
 
   it("gives odd sizes 4:4:4 tiles (MIAF forbids odd 4:2:0 grids) and decodes them to the exact size", async () => {
     const input = photo(1999, 1001);
-    const out = await encodeAvifGrid(input, 85);
+    const { out, layout } = await gridWith(input, 85);
     const g = gridOf(out);
     expect([g.width, g.height]).toEqual([1999, 1001]);
     // av1C byte 2: high_bitdepth, twelve_bit, monochrome, subsampling_x, subsampling_y, ...
@@ -170,7 +192,6 @@ describe("grid AVIF writer", () => {
     expect(out[av1C.start + 10] & 0x0c).toBe(0);
     const decoded = await decodeAvif(out);
     expect([decoded.width, decoded.height]).toEqual([1999, 1001]);
-    const layout = gridLayout(1999, 1001);
     const s = seams(input, decoded, layout.tileWidth, layout.tileHeight);
     expect(s.all).toBeLessThan(4);
     expect(s.cols).toBeLessThan(s.all * 1.5 + 0.5);
@@ -220,8 +241,8 @@ describe("grid AVIF writer", () => {
   }, 120_000);
 
   it("encodes each tile as its whole picture would be searched (the picture's shorter side), not as a thumbnail", async () => {
-    const input = photo(1000, 500); // 4 x 2 tiles of 250 x 250
-    const out = await encodeAvifGrid(input, 85);
+    const input = photo(1000, 500); // 4 x 2 tiles of 250 x 250 (the small tiles, as for a screenshot)
+    const out = await encodeAvifGrid(input, 85, { photoTile: 0 });
     const c = container(out);
     const firstTile = c.refs.find((r) => r.type === "dimg" && r.from === c.m.primary)!.to[0];
     const tile: Pixels = { data: new Uint8Array(250 * 250 * 4), width: 250, height: 250 };
@@ -244,6 +265,32 @@ describe("grid AVIF writer", () => {
     }
     expect(await w.finish()).toEqual(whole);
   }, 120_000);
+
+  it("gives a photo tiles of up to 512 and screen content tiles of up to 288, judged on the first rows, for the same memory estimate", async () => {
+    // 2400 x 1600: a photo in 5 x 4 tiles of 480 x 400, text in 9 x 6 of 268 x 268.
+    const shot = await gridWith(aliasedText(2400, 1600), 85);
+    expect(shot.photoTiles).toBe(false);
+    expect(Math.max(shot.layout.tileWidth, shot.layout.tileHeight)).toBeLessThanOrEqual(AVIF_GRID_TILE);
+    const decoded = await decodeAvif(shot.out);
+    expect(mad(aliasedText(2400, 1600), decoded, () => true)).toBeLessThan(4);
+    // A photo whose lower part is text keeps the photo tiles chosen by its top rows (IntraBC is then not searched).
+    const mixed = photo(2400, 1600);
+    mixed.data.set(aliasedText(2400, 1000).data, 600 * 2400 * 4);
+    const m = await gridWith(mixed, 85);
+    expect(m.photoTiles).toBe(true);
+    expect(Math.max(m.layout.tileWidth, m.layout.tileHeight)).toBeGreaterThan(AVIF_GRID_TILE);
+    expect(Math.max(m.layout.tileWidth, m.layout.tileHeight)).toBeLessThanOrEqual(AVIF_PHOTO_TILE);
+    expect(mad(mixed, await decodeAvif(m.out), () => true)).toBeLessThan(4);
+    // The photo layout is chosen to cost no more than the screen layout: the estimate is the small tiles' one.
+    for (const [w, h] of [
+      [2400, 1600],
+      [1000, 1525],
+      [6000, 4000],
+      [3999, 2999],
+      [12000, 600],
+    ])
+      expect(avifGridBytes(w, h)).toBe(avifGridBytes(w, h, { photoTile: 0 }));
+  }, 180_000);
 
   it("writes the orientation as irot/imir on the grid item, pixels in stored order", async () => {
     // EXIF 6 = turn 90 degrees clockwise = irot 3 (anticlockwise quarter turns);

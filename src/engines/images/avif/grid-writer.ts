@@ -31,7 +31,8 @@ import { encodeAvifItems } from "./still";
 // encoder heap about 20 % higher.
 
 /**
- * Largest tile side. The picture is split into the fewest tiles of at most
+ * Largest tile side for a picture that may be screen content (aom may search
+ * IntraBC there). The picture is split into the fewest tiles of at most
  * 288 x 288, all equal and even (4000 x 3000 gives 14 x 11 tiles of 286 x 274).
  * Measured (Node 22, one core, quality 85, 12 MP): aom's heap is ~16 MB for any
  * tile up to ~400 x 400 on most pictures, but some smooth content (an upscaled
@@ -43,12 +44,33 @@ import { encodeAvifItems } from "./still";
  * the worst heap near 40 MB, so a 24 MP JPEG read in bands (about 24 MB) can
  * feed a grid within an image call's 80 MB even at worst (memory-fit.ts).
  * Those worst heaps are IntraBC's hash tables (aom turned IntraBC on for the
- * upscaled photo); since the screen-content rule keeps IntraBC for text and
- * screenshots, smooth photos stay at 16 MB, and aliased text measured 28 MB
- * at 286 x 274 and 48 MB at 500 x 500 (30 % smaller: tiles bound IntraBC's
- * copies, so text gains most from bigger ones). The bound is kept for them.
+ * upscaled photo); the screen-content rule now keeps IntraBC for text and
+ * screenshots, and aliased text measured 28 MB at 286 x 274 and 48 MB at
+ * 500 x 500 (30 % smaller: tiles bound IntraBC's copies).
  */
 export const AVIF_GRID_TILE = 288;
+
+/**
+ * Largest tile side for a photo: a picture whose first rows do not pass the
+ * screen-content rule for IntraBC (screen-content.ts) gets bigger tiles, in
+ * which IntraBC is never searched. Without IntraBC aom's heap stays near its
+ * 16 MB base: measured 16-23 MB at 500 x 500, and at most 54 MB for a
+ * 1000 x 763 tile (50 bytes a tile pixel on top). Bigger tiles pay fewer
+ * tile edges: against avifenc's one frame at the same quantizer and speed,
+ * 288 -> 512 took the bench photos from +7.8 to +4.7 % (1000 x 1525), +3.2
+ * to +1.7 % (1600 x 2440), +6.2 to +2.5 % (4000 x 3000) and +5.9 to +2.3 %
+ * (6000 x 4000), in 7-15 % less time. Bigger still was no better on the
+ * whole (where tile edges fall moves the size by a few per cent either way).
+ */
+export const AVIF_PHOTO_TILE = 512;
+
+/**
+ * Rows judged for screen content before the tile size is chosen: four rows
+ * of aom's 16 x 16 blocks. A screenshot's top rows (title bars, menus, text)
+ * pass; the later rows of tiles are still judged as they come, for palette
+ * (and for IntraBC when the tiles are the small ones).
+ */
+const JUDGED_ROWS = 64;
 
 /**
  * Outputs up to this many pixels are written as one AV1 frame, larger ones as
@@ -71,9 +93,11 @@ export interface AvifGridOptions {
    * the pixels stay in stored order (width/height are the stored size). Default 1.
    */
   orientation?: number;
-  /** Upper bounds for the tile size (even, ≥ 64); mostly for measurement. */
+  /** Upper bounds for the screen-content tile size (even, ≥ 64); mostly for measurement. */
   maxTileWidth?: number;
   maxTileHeight?: number;
+  /** Upper bound for a photo's tile side (AVIF_PHOTO_TILE); at or below the screen tile, one layout for every picture. */
+  photoTile?: number;
 }
 
 const even = (n: number) => n + (n & 1);
@@ -105,15 +129,51 @@ export function gridLayout(width: number, height: number, opts: AvifGridOptions 
 
 /**
  * aom's heap for one tile: ~16 MB, plus up to ~260 bytes a tile pixel in 4:2:0
- * and ~310 in 4:4:4 in the worst case measured (see AVIF_GRID_TILE).
+ * and ~310 in 4:4:4 in the worst case measured with IntraBC (see
+ * AVIF_GRID_TILE), and up to 50 (60 in 4:4:4) without it (AVIF_PHOTO_TILE).
  */
 const ENCODER_BASE_BYTES = 16 << 20;
 const ENCODER_WORST_BYTES_PER_TILE_PIXEL = { "420": 260, "444": 310 };
+const PHOTO_ENCODER_WORST_BYTES_PER_TILE_PIXEL = { "420": 50, "444": 60 };
 /**
  * Compressed tiles kept until finish(), then copied once more into the file:
  * 2 x 0.1 bytes a pixel (photos at quality 85 measured 0.01-0.08).
  */
 const KEPT_BYTES_PER_PIXEL = 0.2;
+
+/** The two layouts a picture may get, and what each costs besides the kept tiles. */
+interface GridLayouts {
+  screen: GridLayout;
+  /** The same object as `screen` when bigger tiles would not fit in the screen layout's memory. */
+  photo: GridLayout;
+  bytes: number;
+}
+
+/** The row of tiles, one tile and aom's heap at worst. */
+function layoutBytes(l: GridLayout, width: number, perTilePixel: number): number {
+  const tilePixels = l.tileWidth * l.tileHeight;
+  return l.tileHeight * width * 4 + tilePixels * 4 + ENCODER_BASE_BYTES + tilePixels * perTilePixel;
+}
+
+/**
+ * The screen-content layout, and the photo layout with the tallest tiles (up
+ * to the photo side) whose rows, tile and heap, with the rows judged first,
+ * cost no more than the screen layout's: the picture's memory estimate is
+ * the same whichever it gets, so bigger tiles never refuse a picture.
+ */
+function gridLayouts(width: number, height: number, opts: AvifGridOptions): GridLayouts {
+  const chroma = chromaFor(width, height);
+  const screen = gridLayout(width, height, opts);
+  const bytes = layoutBytes(screen, width, ENCODER_WORST_BYTES_PER_TILE_PIXEL[chroma]);
+  const side = Math.max(64, (opts.photoTile ?? AVIF_PHOTO_TILE) & ~1);
+  const judged = Math.min(JUDGED_ROWS, height) * width * 4;
+  for (let maxH = side; maxH >= 64; maxH -= 8) {
+    const photo = gridLayout(width, height, { maxTileWidth: side, maxTileHeight: maxH });
+    if (photo.tileWidth * photo.tileHeight <= screen.tileWidth * screen.tileHeight) break;
+    if (judged + layoutBytes(photo, width, PHOTO_ENCODER_WORST_BYTES_PER_TILE_PIXEL[chroma]) <= bytes) return { screen, photo, bytes };
+  }
+  return { screen, photo: screen, bytes };
+}
 
 /**
  * Peak memory of an AvifGridWriter for a picture (bytes, for memory-fit.ts): the
@@ -122,21 +182,22 @@ const KEPT_BYTES_PER_PIXEL = 0.2;
  * ~16 MB on most pictures, so typical use is well below.
  */
 export function avifGridBytes(width: number, height: number, opts: AvifGridOptions = {}): number {
-  const l = gridLayout(width, height, opts);
-  const tilePixels = l.tileWidth * l.tileHeight;
-  const perTilePixel = ENCODER_WORST_BYTES_PER_TILE_PIXEL[chromaFor(width, height)];
-  return l.tileHeight * width * 4 + tilePixels * 4 + ENCODER_BASE_BYTES + tilePixels * perTilePixel + width * height * KEPT_BYTES_PER_PIXEL;
+  return gridLayouts(width, height, opts).bytes + width * height * KEPT_BYTES_PER_PIXEL;
 }
 
 export class AvifGridWriter implements RowSink {
-  readonly layout: GridLayout;
+  private readonly layouts: GridLayouts;
+  /** Chosen once the first rows are judged (judgeBuf holds them till then). */
+  private chosen: GridLayout | null = null;
+  private judgeBuf: Uint8Array | null = null;
   private readonly alpha: boolean;
   private readonly orientation: number;
   /** 4:4:4 tiles when a side is odd (see the top comment), else 4:2:0. */
   readonly chroma: "420" | "444";
-  private rowBuf: Uint8Array | null;
-  private tileBuf: Uint8Array | null;
-  /** Rows held in rowBuf, and rows received in all. */
+  private rowBuf: Uint8Array | null = null;
+  private tileBuf: Uint8Array | null = null;
+  private finished = false;
+  /** Rows held in rowBuf (or judgeBuf), and rows received in all. */
   private held = 0;
   private received = 0;
   private readonly tiles: GridTile[] = [];
@@ -149,36 +210,72 @@ export class AvifGridWriter implements RowSink {
     readonly quality: number,
     opts: AvifGridOptions = {},
   ) {
-    this.layout = gridLayout(width, height, opts);
+    this.layouts = gridLayouts(width, height, opts);
     this.alpha = opts.alpha ?? false;
     this.orientation = opts.orientation ?? 1;
     this.chroma = chromaFor(width, height);
-    this.rowBuf = new Uint8Array(this.layout.tileHeight * width * 4);
-    this.tileBuf = new Uint8Array(this.layout.tileWidth * this.layout.tileHeight * 4);
+    if (this.layouts.photo === this.layouts.screen) this.choose(this.layouts.screen);
+    else this.judgeBuf = new Uint8Array(Math.min(JUDGED_ROWS, height) * width * 4);
+  }
+
+  /** The grid's layout: known once the first rows have been judged (from the start when the picture has one). */
+  get layout(): GridLayout {
+    if (!this.chosen) throw new Error("AVIF grid: the layout is chosen by the first rows.");
+    return this.chosen;
+  }
+
+  /** Whether the picture got the photo layout (bigger tiles, no IntraBC): for tests and measurement. */
+  get photoTiles(): boolean {
+    return this.chosen === this.layouts.photo && this.layouts.photo !== this.layouts.screen;
   }
 
   async write(rows: Pixels): Promise<void> {
-    if (!this.rowBuf) throw new Error("AVIF grid: write after finish.");
+    if (this.finished) throw new Error("AVIF grid: write after finish.");
     if (rows.width !== this.width) throw new Error(`AVIF grid: rows are ${rows.width} wide, not ${this.width}.`);
     if (this.received + rows.height > this.height) throw new Error("AVIF grid: more rows than the picture has.");
     const rowBytes = this.width * 4;
     let y = 0;
     while (y < rows.height) {
-      const n = Math.min(rows.height - y, this.layout.tileHeight - this.held);
-      this.rowBuf.set(rows.data.subarray(y * rowBytes, (y + n) * rowBytes), this.held * rowBytes);
+      const buf = (this.rowBuf ?? this.judgeBuf)!;
+      const n = Math.min(rows.height - y, buf.length / rowBytes - this.held);
+      buf.set(rows.data.subarray(y * rowBytes, (y + n) * rowBytes), this.held * rowBytes);
       this.held += n;
       this.received += n;
       y += n;
-      if (this.held === this.layout.tileHeight || this.received === this.height) await this.flushRow();
+      if (!this.chosen && (this.held * rowBytes === buf.length || this.received === this.height)) this.judge();
+      if (this.chosen && (this.held === this.chosen.tileHeight || this.received === this.height)) await this.flushRow();
     }
   }
 
   async finish(): Promise<Uint8Array> {
     if (this.received !== this.height) throw new Error(`AVIF grid: ${this.received} of ${this.height} rows written.`);
+    this.finished = true;
     this.rowBuf = this.tileBuf = null;
     const out = writeGridAvif(this.layout, this.tiles, this.brands, orientationProps(this.orientation));
     this.tiles.length = 0;
     return out;
+  }
+
+  /** Chooses the layout by the rows judged (screen content keeps the small tiles) and moves them into its row buffer. */
+  private judge(): void {
+    const judged = this.judgeBuf!.subarray(0, this.held * this.width * 4);
+    const stats = new ScreenContentStats();
+    stats.add(judged, this.width, this.held);
+    this.choose(stats.tools() === "all" ? this.layouts.screen : this.layouts.photo, judged);
+  }
+
+  /**
+   * Allocates the layout's buffers. The judged rows and the new row buffer
+   * live together only before the tile buffer and the encoder's heap exist,
+   * and they are smaller than those (at most 64 rows, and the encoder's base
+   * is 16 MB), so the estimate's peak holds.
+   */
+  private choose(layout: GridLayout, judged?: Uint8Array): void {
+    this.chosen = layout;
+    this.rowBuf = new Uint8Array(layout.tileHeight * this.width * 4);
+    if (judged) this.rowBuf.set(judged);
+    this.judgeBuf = null;
+    this.tileBuf = new Uint8Array(layout.tileWidth * layout.tileHeight * 4);
   }
 
   /** Encodes the buffered row of tiles (the last one may be short: its rows are padded). */
@@ -188,7 +285,9 @@ export class AvifGridWriter implements RowSink {
     const tile = this.tileBuf!;
     const rowBytes = this.width * 4;
     this.screen.add(src, this.width, this.held);
-    const screenTools = this.screen.tools();
+    // Photo tiles are too big for IntraBC's hash tables within the estimate: palette at most.
+    const judged = this.screen.tools();
+    const screenTools = judged === "all" && this.photoTiles ? "palette" : judged;
     for (let c = 0; c < columns; c++) {
       const x0 = c * tw;
       const w = Math.min(tw, this.width - x0);

@@ -1,3 +1,4 @@
+import { trimCodecHeaps } from "./emscripten";
 import { unavailable } from "./decode";
 import { AVIF_AVAILABLE, encodeAvif } from "./avif";
 import { AVIF_GRID_PIXELS, encodeAvifGrid } from "../avif/grid-writer";
@@ -16,6 +17,8 @@ import { withJpegMetadata, withPngIcc, withWebpIcc } from "../formats/metadata";
 import type { ImageFormat, Pixels } from "../types";
 
 export interface EncodeOptions {
+  /** AVIF: a grid of tiles even at a size one frame is written at (the call's memory plan chose it: memory-fit.ts). */
+  avifGrid?: boolean;
   /** 1..100, for JPEG, WebP and AVIF. */
   quality: number;
   icc?: Uint8Array;
@@ -42,7 +45,11 @@ export async function encodeImage(px: Pixels, format: ImageFormat, opts: EncodeO
     case "avif":
       if (!AVIF_AVAILABLE) throw unavailable("AVIF");
       // aom's heap grows with the frame: big pictures are written as a grid of tiles.
-      return px.width * px.height > AVIF_GRID_PIXELS ? encodeAvifGrid(px, opts.quality, { alpha: hasAlpha(px) }) : encodeAvif(px, opts.quality);
+      if (opts.avifGrid || px.width * px.height > AVIF_GRID_PIXELS) return encodeAvifGrid(px, opts.quality, { alpha: hasAlpha(px) });
+      // One frame's heap is the biggest of any codec here (16 MB + 37 B a pixel): the
+      // decoders' heaps are dropped first, so they never coexist (memory-fit.ts counts the larger).
+      trimCodecHeaps(0);
+      return encodeAvif(px, opts.quality);
     case "gif":
       return encodeGif(px);
     case "bmp":

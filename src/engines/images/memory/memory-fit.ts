@@ -33,6 +33,18 @@ export const IMAGE_CALL_BUDGET = 80 * MiB;
 const DECODE_BYTES: Record<ImageFormat, number> = { jpeg: 4, png: 4, webp: 4.7, avif: 18, gif: 1, bmp: 1, tiff: 4 };
 /** Whole-image encoder heap per output pixel (AVIF: the worst seen, 148 MB for a 4 MP frame). */
 const ENCODE_BYTES: Record<ImageFormat, number> = { jpeg: 17, png: 27, webp: 11, avif: 37, gif: 2, bmp: 3, tiff: 2 };
+/**
+ * Plus a fixed part: aom's heap is 16 MB before the frame's share (our build
+ * measured 69 MB for one 1.5 MP frame, 129 MB at 3.9 MP).
+ */
+const ENCODE_BASE_BYTES: Partial<Record<ImageFormat, number>> = { avif: 16 * MiB };
+/**
+ * One AVIF frame is encoded after every codec heap is dropped
+ * (codecs/encode.ts), so a whole decode whose working memory is a codec heap
+ * (jSquash's MozJPEG, libwebp and libavif, not our JavaScript readers) never
+ * coexists with aom's: only the larger counts, beside the RGBA.
+ */
+const DECODE_IN_CODEC_HEAP: Partial<Record<ImageFormat, true>> = { jpeg: true, webp: true, avif: true };
 const RGBA = 4;
 /**
  * The banded JPEG writer: MozJPEG's heap (16 MB) and about 16 MB of
@@ -192,7 +204,7 @@ function writerBytes(output: NonNullable<MemoryPlan["output"]>): number {
     case "webp-planes":
       return webpEncodeBytes(pixels);
     case "whole":
-      return pixels * ENCODE_BYTES[output.format];
+      return pixels * ENCODE_BYTES[output.format] + (ENCODE_BASE_BYTES[output.format] ?? 0);
   }
 }
 
@@ -216,8 +228,11 @@ export function estimateBytes(plan: MemoryPlan): number {
   }
   // A whole decode that is resized exists beside its resized copy; at its own
   // size it is encoded as it is.
-  const resizedCopy = plan.source === "whole" && pixels !== input.pixels;
-  return decode + sinkBytes(output) + (resizedCopy ? pixels * RGBA : 0);
+  const resizedCopy = plan.source === "whole" && pixels !== input.pixels ? pixels * RGBA : 0;
+  if (plan.source === "whole" && output.sink === "whole" && output.format === "avif" && DECODE_IN_CODEC_HEAP[input.format]) {
+    return input.pixels * RGBA + Math.max(input.pixels * DECODE_BYTES[input.format], sinkBytes(output)) + resizedCopy;
+  }
+  return decode + sinkBytes(output) + resizedCopy;
 }
 
 /** The plan with the output (and, when `withInput`, the input) scaled by a factor in pixels, aspect kept. */
@@ -281,12 +296,27 @@ export function assertFitsWorker(plan: MemoryPlan): void {
 }
 
 /**
+ * One AVIF frame (sinkRoad's choice up to AVIF_GRID_PIXELS) is the heaviest
+ * whole-image encoder; where it would not fit beside its source, a grid of
+ * tiles does the same picture in bounded memory.
+ */
+function withAvifRoad(plan: MemoryPlan): MemoryPlan {
+  const { output } = plan;
+  if (output?.format !== "avif" || output.sink !== "whole" || estimateBytes(plan) <= IMAGE_CALL_BUDGET) return plan;
+  const grid: MemoryPlan = { ...plan, output: { ...output, sink: "avif-grid" } };
+  return estimateBytes(grid) < estimateBytes(plan) ? grid : plan;
+}
+
+/**
  * The check above, then the call's share of the isolate's memory budget
  * raised to this plan (src/runtime/memory.ts): a call that fits a Worker on
- * its own may still wait for calls running beside it.
+ * its own may still wait for calls running beside it. Returns the plan
+ * admitted, whose output road the call must take (withAvifRoad may change it).
  */
-export async function fitWorker(plan: MemoryPlan): Promise<void> {
-  assertFitsWorker(plan);
-  memoryProbe.planned(estimateBytes(plan));
-  await reserveMemory(estimateBytes(plan));
+export async function fitWorker(plan: MemoryPlan): Promise<MemoryPlan> {
+  const admitted = withAvifRoad(plan);
+  assertFitsWorker(admitted);
+  memoryProbe.planned(estimateBytes(admitted));
+  await reserveMemory(estimateBytes(admitted));
+  return admitted;
 }

@@ -42,7 +42,7 @@ async function compressPng(px: Pixels, quality: number, icc?: Uint8Array): Promi
   return withPngIcc(optimised.length < png.length ? optimised : png, icc);
 }
 
-async function encodeSameFormat(d: Decoded, quality: number): Promise<Uint8Array | null> {
+async function encodeSameFormat(d: Decoded, quality: number, avifGrid: boolean): Promise<Uint8Array | null> {
   switch (d.format) {
     case "jpeg":
       // Rotating would cost a full copy of the pixels for nothing: the tag does the job.
@@ -53,7 +53,7 @@ async function encodeSameFormat(d: Decoded, quality: number): Promise<Uint8Array
       // Re-encoding one frame would silently drop the animation.
       return d.frames > 1 ? null : encodeGif(upright(d), quality);
     default:
-      return encodeImage(upright(d), d.format, { quality, icc: d.icc });
+      return encodeImage(upright(d), d.format, { quality, icc: d.icc, avifGrid });
   }
 }
 
@@ -134,7 +134,7 @@ export async function compressImage(input: Uint8Array, quality: number): Promise
   } else if (road !== "whole" && road !== "jpeg-bands") {
     return compressInBands(input, quality, format);
   }
-  await fitWorker({
+  const admitted = await fitWorker({
     input: { format, pixels },
     source: "whole",
     output: { format, width: header.width, height: header.height, sink: sinkRoad(format, pixels) },
@@ -144,7 +144,7 @@ export async function compressImage(input: Uint8Array, quality: number): Promise
   const swap = swapsAxes(d.orientation);
   const width = swap ? d.pixels.height : d.pixels.width;
   const height = swap ? d.pixels.width : d.pixels.height;
-  const encoded = await encodeSameFormat(d, quality);
+  const encoded = await encodeSameFormat(d, quality, admitted.output?.sink === "avif-grid");
   const notes =
     d.format === "gif" && d.frames > 1 ? [`animated GIF (${d.frames} frames) returned unchanged: recompressing would drop the animation`] : [...d.notes];
   const bytes = neverLarger(input, encoded, notes);

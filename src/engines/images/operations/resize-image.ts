@@ -64,13 +64,14 @@ async function resizeBanded(
   checkPixels(w, h, "The resized image");
   const [storedW, storedH] = swap ? [h, w] : [w, h];
   const format = req.format ?? header.format;
-  const sink = sinkRoad(format, w * h);
-  const turned = orientation !== 1 && turnsRows(sink);
-  await fitWorker({
+  const planned = sinkRoad(format, w * h);
+  const turned = orientation !== 1 && turnsRows(planned);
+  const admitted = await fitWorker({
     input: facts,
     source: road,
-    output: { format, width: storedW, height: storedH, sink, turned },
+    output: { format, width: storedW, height: storedH, sink: planned, turned },
   });
+  const sink = admitted.output?.sink ?? planned;
   // A big JPEG shrunk a lot starts from a reduced-scale decode.
   const shrinkTo = keepsSize(req) ? undefined : { width: storedW, height: storedH, direct: req.directDctScale };
   const opened = await openSource(input, road, shrinkTo);
@@ -104,9 +105,9 @@ export async function resizeImage(input: Uint8Array, req: ResizeRequest): Promis
   const [w, h] = keepsSize(req) ? [px.width, px.height] : targetSize(px.width, px.height, req);
   checkPixels(w, h, "The resized image");
   const format = req.format ?? d.format;
-  await fitWorker({ input: source, source: "whole", output: { format, width: w, height: h, sink: sinkRoad(format, w * h) } });
+  const admitted = await fitWorker({ input: source, source: "whole", output: { format, width: w, height: h, sink: sinkRoad(format, w * h) } });
   const small = px.width * px.height + w * h <= WASM_RESIZE_PIXELS;
   const out = w === px.width && h === px.height ? px : small ? await resizeLanczos3(px, w, h) : resizeInJs(px, w, h);
-  const bytes = await encodeImage(out, format, { quality: req.quality, icc: d.icc });
+  const bytes = await encodeImage(out, format, { quality: req.quality, icc: d.icc, avifGrid: admitted.output?.sink === "avif-grid" });
   return { bytes, format, width: w, height: h, originalWidth: px.width, originalHeight: px.height, notes: d.notes };
 }
