@@ -81,7 +81,7 @@ export function openSink(road: SinkRoad, spec: SinkSpec): RowSink {
       return spec.alpha ? new OntoWhite(writer) : writer;
     }
     case "png-rows":
-      return new PngRowWriter(width, height, layoutFor(spec), icc);
+      return new PngRowWriter(width, height, layoutFor(spec), icc, true);
     case "avif-grid":
       return new AvifGridWriter(width, height, quality, { alpha: spec.alpha, orientation });
     case "bmp-rows": {
