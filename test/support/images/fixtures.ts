@@ -36,6 +36,18 @@ export function photo(width: number, height: number, opts: { alpha?: boolean } =
 }
 
 /** Left half pure red, right half pure blue: orientation is easy to check on it. */
+/** Aliased black text on white: every 16 x 16 block holds two luma values 255 apart (aom's and our screen-content rule pass it). */
+export function aliasedText(width: number, height: number): Pixels {
+  const data = new Uint8Array(width * height * 4).fill(255);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const glyph = (((x >> 3) * 73856093) ^ ((y >> 4) * 19349663)) >>> 0;
+      const ink = y % 16 < 11 && x % 8 < 6 && (glyph >> (((y % 16) >> 2) * 3 + ((x % 8) >> 1))) & 1;
+      if (ink) data.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
+    }
+  return { data, width, height };
+}
+
 export function halves(width: number, height: number): Pixels {
   const data = new Uint8Array(width * height * 4);
   for (let i = 0; i < width * height; i++) {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { readBoxes, readHeifMeta } from "../../../src/engines/images/formats/isobmff";
 import { encodeJpeg } from "../../../src/engines/images/codecs/jpeg";
 import { decodePng } from "../../../src/engines/images/codecs/png";
 import type { Pixels } from "../../../src/engines/images/types";
@@ -7,6 +6,7 @@ import { accountWithKey, balanceOf } from "../../support/accounts";
 import { fails, ok, withKey } from "./client";
 import { file, jpegOf, photo, pngOf, withOrientation } from "../../support/images/fixtures";
 import { formatOf, pngColorType, sizeOf } from "./inspect";
+import { avifPrimaryType } from "../../support/images/avif-items";
 import { pixelsOf } from "../../support/images/pixels";
 
 // Big PNG inputs and big AVIF outputs take the banded roads (paths.ts): a
@@ -19,24 +19,6 @@ function meanAbsDiff(a: Pixels, b: Pixels): number {
   let sum = 0;
   for (let i = 0; i < a.data.length; i += 4) for (let c = 0; c < 3; c++) sum += Math.abs(a.data[i + c] - b.data[i + c]);
   return sum / ((a.data.length / 4) * 3);
-}
-
-/** Which item type the AVIF's primary item is ("av01" for one frame, "grid" for tiles). */
-function avifPrimaryType(b: Uint8Array): string {
-  const meta = readHeifMeta(b);
-  if (!meta) return "none";
-  const iinf = meta.boxes.find((x) => x.type === "iinf");
-  expect(iinf).toBeDefined();
-  const box = iinf as NonNullable<typeof iinf>;
-  const entryCountBytes = b[box.start + 8] === 0 ? 2 : 4;
-  for (const infe of readBoxes(b, box.body + entryCountBytes, box.end)) {
-    const version = b[infe.start + 8];
-    const id = version >= 3 ? new DataView(b.buffer, b.byteOffset).getUint32(infe.body) : new DataView(b.buffer, b.byteOffset).getUint16(infe.body);
-    if (id !== meta.primary) continue;
-    const typeAt = infe.body + (version >= 3 ? 4 : 2) + 2;
-    return String.fromCharCode(...b.subarray(typeAt, typeAt + 4));
-  }
-  return "none";
 }
 
 describe("big PNG inputs, read in bands", () => {

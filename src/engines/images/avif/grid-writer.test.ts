@@ -4,7 +4,7 @@ import { ascii, u16be, u32be } from "../util/bytes";
 import { decodeAvif, encodeAvif } from "../codecs/avif";
 import { readBoxes, readHeifMeta, type Box } from "../formats/isobmff";
 import type { Pixels } from "../types";
-import { photo } from "../../../../test/support/images/fixtures";
+import { aliasedText, photo } from "../../../../test/support/images/fixtures";
 import { pixelsOf } from "../../../../test/support/images/pixels";
 import { avifInfo } from "../formats/avif-container";
 import { applyOrientation } from "../pixels/orientation";
@@ -76,18 +76,6 @@ async function gridWith(input: Pixels, quality: number, opts: AvifGridOptions = 
   await w.write(input);
   const out = await w.finish();
   return { out, layout: w.layout, photoTiles: w.photoTiles };
-}
-
-/** Aliased black text on white: every 16 x 16 block holds two luma values 255 apart (aom's and our screen-content rule pass it). */
-function aliasedText(width: number, height: number): Pixels {
-  const data = new Uint8Array(width * height * 4).fill(255);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      const glyph = (((x >> 3) * 73856093) ^ ((y >> 4) * 19349663)) >>> 0;
-      const ink = y % 16 < 11 && x % 8 < 6 && (glyph >> (((y % 16) >> 2) * 3 + ((x % 8) >> 1))) & 1;
-      if (ink) data.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
-    }
-  return { data, width, height };
 }
 
 function mad(a: Pixels, b: Pixels, take: (x: number, y: number) => boolean, channels = [0, 1, 2]): number {

@@ -185,6 +185,26 @@ export function avifGridBytes(width: number, height: number, opts: AvifGridOptio
   return gridLayouts(width, height, opts).bytes + width * height * KEPT_BYTES_PER_PIXEL;
 }
 
+/**
+ * One AV1 frame (codecs/encode.ts, up to AVIF_GRID_PIXELS): aom's heap is
+ * 16 MB and up to 37 bytes a pixel with IntraBC off (measured 69 MB at
+ * 1.5 MP, 73 MB at 1.63 MP). Searched, IntraBC's hash tables add up to
+ * 260 bytes a pixel (a 1 MP frame of aliased text took 123 MB, a 1.6 MP
+ * smooth upscale, which aom's own rule counts as screen content, 159 MB),
+ * so screen content gets one frame only up to a grid tile's pixels, and a
+ * grid of small tiles above that.
+ */
+const FRAME_BYTES_PER_PIXEL = 37;
+export const AVIF_SCREEN_FRAME_PIXELS = AVIF_GRID_TILE * AVIF_GRID_TILE;
+
+/** Peak memory of one frame of this size, or of the grid screen content takes instead (bytes, for memory-fit.ts). */
+export function avifFrameBytes(width: number, height: number): number {
+  const pixels = width * height;
+  const photo = ENCODER_BASE_BYTES + pixels * FRAME_BYTES_PER_PIXEL;
+  const screen = pixels <= AVIF_SCREEN_FRAME_PIXELS ? ENCODER_BASE_BYTES + pixels * ENCODER_WORST_BYTES_PER_TILE_PIXEL["420"] : avifGridBytes(width, height);
+  return Math.max(photo, screen);
+}
+
 export class AvifGridWriter implements RowSink {
   private readonly layouts: GridLayouts;
   /** Chosen once the first rows are judged (judgeBuf holds them till then). */

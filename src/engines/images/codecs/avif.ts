@@ -3,6 +3,7 @@ import decWasm from "../../../../wasm/avif_dec.wasm";
 import { EngineError } from "../../errors";
 import { encodeAvifStill } from "../avif/still";
 import type { Pixels } from "../types";
+import type { ScreenTools } from "./av1-still";
 import { describeFailure, emscriptenCodec, type EmscriptenFactory } from "./emscripten";
 
 // Decoding: jSquash's libavif + aom build. Encoding: our own AV1 still
@@ -34,7 +35,11 @@ export async function decodeAvif(bytes: Uint8Array): Promise<Pixels> {
   return { data: img.data, width: img.width, height: img.height };
 }
 
-/** One AVIF frame, 4:2:0; an alpha item when any pixel is not opaque (grids: avif/grid-writer.ts). */
-export function encodeAvif(pixels: Pixels, quality: number): Promise<Uint8Array> {
-  return encodeAvifStill(pixels, quality);
+/**
+ * One AVIF frame, 4:2:0; an alpha item when any pixel is not opaque (grids:
+ * avif/grid-writer.ts). `screenTools` imposes the screen-content search
+ * (codecs/encode.ts decides it); left out, aom decides for itself.
+ */
+export function encodeAvif(pixels: Pixels, quality: number, screenTools?: ScreenTools): Promise<Uint8Array> {
+  return encodeAvifStill(pixels, quality, { screenTools });
 }

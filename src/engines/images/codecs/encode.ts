@@ -1,7 +1,8 @@
 import { trimCodecHeaps } from "./emscripten";
 import { unavailable } from "./decode";
 import { AVIF_AVAILABLE, encodeAvif } from "./avif";
-import { AVIF_GRID_PIXELS, encodeAvifGrid } from "../avif/grid-writer";
+import { AVIF_GRID_PIXELS, AVIF_SCREEN_FRAME_PIXELS, encodeAvifGrid } from "../avif/grid-writer";
+import { ScreenContentStats } from "../avif/screen-content";
 import { encodeBmp } from "./bmp";
 import { encodeGif } from "./gif";
 import { encodeJpeg } from "./jpeg";
@@ -27,6 +28,24 @@ export interface EncodeOptions {
 }
 
 /**
+ * One AV1 frame, its screen-content tools chosen by our rule rather than
+ * aom's (avif/screen-content.ts): aom's would search IntraBC on smooth
+ * photos too, and IntraBC's tables grow the heap past any budget on a big
+ * frame (avifFrameBytes). Screen content bigger than a grid tile becomes a
+ * grid of small tiles, which bound them.
+ */
+async function encodeAvifFrame(px: Pixels, quality: number): Promise<Uint8Array> {
+  const stats = new ScreenContentStats();
+  stats.add(px.data, px.width, px.height);
+  const screenTools = stats.tools();
+  if (screenTools === "all" && px.width * px.height > AVIF_SCREEN_FRAME_PIXELS) return encodeAvifGrid(px, quality, { alpha: hasAlpha(px) });
+  // One frame's heap is the biggest of any codec here: the decoders' heaps are
+  // dropped first, so they never coexist (memory-fit.ts counts the larger).
+  trimCodecHeaps(0);
+  return encodeAvif(px, quality, screenTools);
+}
+
+/**
  * Writes pixels in `format`. PNG, TIFF are lossless, GIF gets the most
  * accurate 256-colour palette, BMP and JPEG lose alpha onto white.
  */
@@ -46,10 +65,7 @@ export async function encodeImage(px: Pixels, format: ImageFormat, opts: EncodeO
       if (!AVIF_AVAILABLE) throw unavailable("AVIF");
       // aom's heap grows with the frame: big pictures are written as a grid of tiles.
       if (opts.avifGrid || px.width * px.height > AVIF_GRID_PIXELS) return encodeAvifGrid(px, opts.quality, { alpha: hasAlpha(px) });
-      // One frame's heap is the biggest of any codec here (16 MB + 37 B a pixel): the
-      // decoders' heaps are dropped first, so they never coexist (memory-fit.ts counts the larger).
-      trimCodecHeaps(0);
-      return encodeAvif(px, opts.quality);
+      return encodeAvifFrame(px, opts.quality);
     case "gif":
       return encodeGif(px);
     case "bmp":

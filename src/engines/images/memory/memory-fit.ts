@@ -1,6 +1,6 @@
 import { reserveMemory } from "../../../runtime/memory";
 import { EngineError } from "../../errors";
-import { avifGridBytes } from "../avif/grid-writer";
+import { avifFrameBytes, avifGridBytes } from "../avif/grid-writer";
 import { AVIF_BANDS_FIXED_BYTES, AVIF_BANDS_MAX_BYTES_PER_PIXEL, AVIF_TILE_ROW_BYTES } from "../avif/decoder/cost";
 import { bmpFileSize } from "../codecs/bmp";
 import type { SinkRoad, SourceRoad } from "./paths";
@@ -31,13 +31,8 @@ export const IMAGE_CALL_BUDGET = 80 * MiB;
  * interlaced file: its Adam7 passes are assembled into one more RGBA copy).
  */
 const DECODE_BYTES: Record<ImageFormat, number> = { jpeg: 4, png: 4, webp: 4.7, avif: 18, gif: 1, bmp: 1, tiff: 4 };
-/** Whole-image encoder heap per output pixel (AVIF: the worst seen, 148 MB for a 4 MP frame). */
-const ENCODE_BYTES: Record<ImageFormat, number> = { jpeg: 17, png: 27, webp: 11, avif: 37, gif: 2, bmp: 3, tiff: 2 };
-/**
- * Plus a fixed part: aom's heap is 16 MB before the frame's share (our build
- * measured 69 MB for one 1.5 MP frame, 129 MB at 3.9 MP).
- */
-const ENCODE_BASE_BYTES: Partial<Record<ImageFormat, number>> = { avif: 16 * MiB };
+/** Whole-image encoder heap per output pixel (AVIF's one frame is grid-writer.ts's avifFrameBytes). */
+const ENCODE_BYTES: Record<Exclude<ImageFormat, "avif">, number> = { jpeg: 17, png: 27, webp: 11, gif: 2, bmp: 3, tiff: 2 };
 /**
  * One AVIF frame is encoded after every codec heap is dropped
  * (codecs/encode.ts), so a whole decode whose working memory is a codec heap
@@ -204,7 +199,7 @@ function writerBytes(output: NonNullable<MemoryPlan["output"]>): number {
     case "webp-planes":
       return webpEncodeBytes(pixels);
     case "whole":
-      return pixels * ENCODE_BYTES[output.format] + (ENCODE_BASE_BYTES[output.format] ?? 0);
+      return output.format === "avif" ? avifFrameBytes(output.width, output.height) : pixels * ENCODE_BYTES[output.format];
   }
 }
 
