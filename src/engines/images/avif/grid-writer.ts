@@ -2,6 +2,7 @@ import type { RowSink } from "../memory/bands";
 import type { Pixels } from "../types";
 import { orientationProps, writeGridAvif, type GridLayout, type GridTile } from "./grid-container";
 import { ScreenContentStats } from "./screen-content";
+import type { ScreenTools } from "../codecs/av1-still";
 import { encodeAvifItems } from "./still";
 
 // AVIF of any size in bounded memory: the picture is cut into equal tiles, each
@@ -222,6 +223,8 @@ export class AvifGridWriter implements RowSink {
   private received = 0;
   private readonly tiles: GridTile[] = [];
   private readonly screen = new ScreenContentStats();
+  /** The alpha item's own judgement (its tiles are frames of their own), when the grid keeps alpha. */
+  private readonly alphaScreen = new ScreenContentStats("alpha");
   private brands: string[] = [];
 
   constructor(
@@ -279,9 +282,12 @@ export class AvifGridWriter implements RowSink {
   /** Chooses the layout by the rows judged (screen content keeps the small tiles) and moves them into its row buffer. */
   private judge(): void {
     const judged = this.judgeBuf!.subarray(0, this.held * this.width * 4);
-    const stats = new ScreenContentStats();
-    stats.add(judged, this.width, this.held);
-    this.choose(stats.tools() === "all" ? this.layouts.screen : this.layouts.photo, judged);
+    const screen = (channel: "luma" | "alpha") => {
+      const stats = new ScreenContentStats(channel);
+      stats.add(judged, this.width, this.held);
+      return stats.tools() === "all";
+    };
+    this.choose(screen("luma") || (this.alpha && screen("alpha")) ? this.layouts.screen : this.layouts.photo, judged);
   }
 
   /**
@@ -305,9 +311,11 @@ export class AvifGridWriter implements RowSink {
     const tile = this.tileBuf!;
     const rowBytes = this.width * 4;
     this.screen.add(src, this.width, this.held);
+    if (this.alpha) this.alphaScreen.add(src, this.width, this.held);
     // Photo tiles are too big for IntraBC's hash tables within the estimate: palette at most.
-    const judged = this.screen.tools();
-    const screenTools = judged === "all" && this.photoTiles ? "palette" : judged;
+    const bounded = (tools: ScreenTools): ScreenTools => (tools === "all" && this.photoTiles ? "palette" : tools);
+    const screenTools = bounded(this.screen.tools());
+    const alphaScreenTools = this.alpha ? bounded(this.alphaScreen.tools()) : undefined;
     for (let c = 0; c < columns; c++) {
       const x0 = c * tw;
       const w = Math.min(tw, this.width - x0);
@@ -328,6 +336,7 @@ export class AvifGridWriter implements RowSink {
         chroma: this.chroma,
         alpha: this.alpha ? "always" : "never",
         screenTools,
+        alphaScreenTools,
         pictureSide: Math.min(this.width, this.height),
       });
       if (!this.brands.length) this.brands = items.brands;

@@ -43,6 +43,9 @@ export class ScreenContentStats {
   private readonly seen = new Uint8Array(256);
   private readonly values = new Uint8Array(MAX_COLORS + 1);
 
+  /** `channel`: what a block's values are: BT.601 luma (the colour item) or alpha (the alpha item, a frame of its own). */
+  constructor(private readonly channel: "luma" | "alpha" = "luma") {}
+
   /**
    * Adds `rows` RGBA rows of a `width`-wide picture. Blocks are 16x16 from the
    * band's top-left; a band whose height is not a multiple of 16 leaves its
@@ -75,7 +78,7 @@ export class ScreenContentStats {
     for (let y = by; y < by + BLOCK; y++) {
       let o = (y * width + bx) * 4;
       for (let x = 0; x < BLOCK; x++, o += 4) {
-        const v = luma(data[o], data[o + 1], data[o + 2]);
+        const v = this.channel === "alpha" ? data[o + 3] : luma(data[o], data[o + 1], data[o + 2]);
         if (this.seen[v]) continue;
         this.seen[v] = 1;
         this.values[n++] = v;
@@ -100,4 +103,11 @@ export class ScreenContentStats {
   private reset(n: number): void {
     for (let i = 0; i < n; i++) this.seen[this.values[i]] = 0;
   }
+}
+
+/** The rule's decision for a whole picture's colour or alpha. */
+export function screenToolsOf(px: Pixels, channel: "luma" | "alpha" = "luma"): ScreenTools {
+  const stats = new ScreenContentStats(channel);
+  stats.add(px.data, px.width, px.height);
+  return stats.tools();
 }

@@ -38,6 +38,8 @@ const SCREEN_MASK: Record<ScreenTools, number> = { off: 0, palette: 1, all: 7 };
 export interface Av1TileContext {
   /** Imposes a screen-content decision on the colour; left out, aom decides from these pixels. */
   screenTools?: ScreenTools;
+  /** The same for the alpha item, judged on the alpha channel. */
+  alphaScreenTools?: ScreenTools;
   /**
    * The whole picture's shorter side: aom picks its size-dependent speed
    * features (partition limits, ML partition models) by it instead of by this
@@ -68,7 +70,8 @@ export async function encodeAv1Stills(
     m.HEAPU8.set(px.data.length === bytes ? px.data : px.data.subarray(0, bytes), at);
     const side = Math.max(0, Math.round(tile.pictureSide ?? 0));
     return kinds.map((kind) => {
-      const screen = kind === "alpha" || tile.screenTools === undefined ? -1 : SCREEN_MASK[tile.screenTools];
+      const tools = kind === "alpha" ? tile.alphaScreenTools : tile.screenTools;
+      const screen = tools === undefined ? -1 : SCREEN_MASK[tools];
       const n = m._still_encode(at, px.width, px.height, KIND_CODE[kind], quantizer, speed, screen, side);
       if (n < 0) throw new Error(`AV1 encode failed: ${cString(m.HEAPU8, m._still_message())}.`);
       const out = m.HEAPU8.slice(m._still_output(), m._still_output() + n);

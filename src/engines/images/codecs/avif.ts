@@ -3,7 +3,7 @@ import decWasm from "../../../../wasm/avif_dec.wasm";
 import { EngineError } from "../../errors";
 import { encodeAvifStill } from "../avif/still";
 import type { Pixels } from "../types";
-import type { ScreenTools } from "./av1-still";
+import type { Av1TileContext } from "./av1-still";
 import { describeFailure, emscriptenCodec, type EmscriptenFactory } from "./emscripten";
 
 // Decoding: jSquash's libavif + aom build. Encoding: our own AV1 still
@@ -37,9 +37,10 @@ export async function decodeAvif(bytes: Uint8Array): Promise<Pixels> {
 
 /**
  * One AVIF frame, 4:2:0; an alpha item when any pixel is not opaque (grids:
- * avif/grid-writer.ts). `screenTools` imposes the screen-content search
- * (codecs/encode.ts decides it); left out, aom decides for itself.
+ * avif/grid-writer.ts). `tools` imposes the screen-content search on the
+ * colour and the alpha (codecs/encode.ts decides it); left out, aom decides
+ * for itself.
  */
-export function encodeAvif(pixels: Pixels, quality: number, screenTools?: ScreenTools): Promise<Uint8Array> {
-  return encodeAvifStill(pixels, quality, { screenTools });
+export function encodeAvif(pixels: Pixels, quality: number, tools: Pick<Av1TileContext, "screenTools" | "alphaScreenTools"> = {}): Promise<Uint8Array> {
+  return encodeAvifStill(pixels, quality, tools);
 }

@@ -2,7 +2,7 @@ import { trimCodecHeaps } from "./emscripten";
 import { unavailable } from "./decode";
 import { AVIF_AVAILABLE, encodeAvif } from "./avif";
 import { AVIF_GRID_PIXELS, AVIF_SCREEN_FRAME_PIXELS, encodeAvifGrid } from "../avif/grid-writer";
-import { ScreenContentStats } from "../avif/screen-content";
+import { screenToolsOf } from "../avif/screen-content";
 import { encodeBmp } from "./bmp";
 import { encodeGif } from "./gif";
 import { encodeJpeg } from "./jpeg";
@@ -35,14 +35,16 @@ export interface EncodeOptions {
  * grid of small tiles, which bound them.
  */
 async function encodeAvifFrame(px: Pixels, quality: number): Promise<Uint8Array> {
-  const stats = new ScreenContentStats();
-  stats.add(px.data, px.width, px.height);
-  const screenTools = stats.tools();
-  if (screenTools === "all" && px.width * px.height > AVIF_SCREEN_FRAME_PIXELS) return encodeAvifGrid(px, quality, { alpha: hasAlpha(px) });
+  const alpha = hasAlpha(px);
+  const screenTools = screenToolsOf(px);
+  // The alpha item is a frame of its own: text or a logo's mask in it gets IntraBC as well.
+  const alphaScreenTools = alpha ? screenToolsOf(px, "alpha") : "off";
+  const screen = screenTools === "all" || alphaScreenTools === "all";
+  if (screen && px.width * px.height > AVIF_SCREEN_FRAME_PIXELS) return encodeAvifGrid(px, quality, { alpha });
   // One frame's heap is the biggest of any codec here: the decoders' heaps are
   // dropped first, so they never coexist (memory-fit.ts counts the larger).
   trimCodecHeaps(0);
-  return encodeAvif(px, quality, screenTools);
+  return encodeAvif(px, quality, { screenTools, alphaScreenTools });
 }
 
 /**
