@@ -1,7 +1,7 @@
 import type { RowSink } from "../memory/bands";
 import type { Pixels } from "../types";
 import { orientationProps, writeGridAvif, type GridLayout, type GridTile } from "./grid-container";
-import { ScreenContentStats } from "./screen-content";
+import { ScreenContentStats, screenToolsOf } from "./screen-content";
 import type { ScreenTools } from "../codecs/av1-still";
 import { encodeAvifItems } from "./still";
 
@@ -282,12 +282,9 @@ export class AvifGridWriter implements RowSink {
   /** Chooses the layout by the rows judged (screen content keeps the small tiles) and moves them into its row buffer. */
   private judge(): void {
     const judged = this.judgeBuf!.subarray(0, this.held * this.width * 4);
-    const screen = (channel: "luma" | "alpha") => {
-      const stats = new ScreenContentStats(channel);
-      stats.add(judged, this.width, this.held);
-      return stats.tools() === "all";
-    };
-    this.choose(screen("luma") || (this.alpha && screen("alpha")) ? this.layouts.screen : this.layouts.photo, judged);
+    const rows = { data: judged, width: this.width, height: this.held };
+    const screen = screenToolsOf(rows) === "all" || (this.alpha && screenToolsOf(rows, "alpha") === "all");
+    this.choose(screen ? this.layouts.screen : this.layouts.photo, judged);
   }
 
   /**

@@ -39,11 +39,11 @@ async function encodeAvifFrame(px: Pixels, quality: number): Promise<Uint8Array>
   const screenTools = screenToolsOf(px);
   // The alpha item is a frame of its own: text or a logo's mask in it gets IntraBC as well.
   const alphaScreenTools = alpha ? screenToolsOf(px, "alpha") : "off";
+  // The decoders' heaps are dropped first, on either road, so they never
+  // coexist with aom's (memory-fit.ts counts the larger of the two).
+  trimCodecHeaps(0);
   const screen = screenTools === "all" || alphaScreenTools === "all";
   if (screen && px.width * px.height > AVIF_SCREEN_FRAME_PIXELS) return encodeAvifGrid(px, quality, { alpha });
-  // One frame's heap is the biggest of any codec here: the decoders' heaps are
-  // dropped first, so they never coexist (memory-fit.ts counts the larger).
-  trimCodecHeaps(0);
   return encodeAvif(px, quality, { screenTools, alphaScreenTools });
 }
 
