@@ -47,7 +47,7 @@ interface Encoded {
 
 /** Our libwebp build's encoder on `px`, with the heap's token pages capped at `tokenHeapLimit` bytes (0: the heap cap only). */
 async function encodePlanes(px: Pixels, quality: number, tokenHeapLimit: number): Promise<Encoded> {
-  const { m, ref } = await openWebpBand();
+  const { m, ticket } = await openWebpBand();
   try {
     expect(m._enc_begin(px.width, px.height, 1, 0), bandMessage(m)).toBe(1);
     const at = m._enc_buffer(px.height);
@@ -59,7 +59,7 @@ async function encodePlanes(px: Pixels, quality: number, tokenHeapLimit: number)
     return { bytes: m.HEAPU8.slice(m._enc_output(), m._enc_output() + n), road: m._enc_token_road(), lowMemory: m._enc_used_low_memory() === 1 };
   } finally {
     m._enc_release();
-    closeWebpBand(ref);
+    closeWebpBand(ticket);
   }
 }
 

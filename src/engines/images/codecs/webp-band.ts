@@ -1,7 +1,7 @@
 import createWebpBand, { type WebpBandModule } from "../../../../wasm/webp-band/webp_band.js";
 import wasm from "../../../../wasm/webp-band/webp_band.wasm";
 import { samplePeak } from "../../heap";
-import { perCallInstances, type WithMemory } from "./per-call-instance";
+import { type InstanceTicket, perCallInstances, type WithMemory } from "./per-call-instance";
 
 // Our libwebp build for pictures too big for jSquash's whole-image codec
 // (wasm/webp-band/, see its README): lossy WebP written from YUV planes
@@ -14,14 +14,14 @@ export type WebpBand = WithMemory<WebpBandModule>;
 const instances = perCallInstances("webp_band", createWebpBand as never, wasm);
 
 /** A fresh instance for one call; give it back with `closeWebpBand`. */
-export function openWebpBand(): Promise<{ m: WebpBand; ref: WeakRef<WebpBand> }> {
-  return instances.open() as Promise<{ m: WebpBand; ref: WeakRef<WebpBand> }>;
+export function openWebpBand(): Promise<{ m: WebpBand; ticket: InstanceTicket }> {
+  return instances.open() as Promise<{ m: WebpBand; ticket: InstanceTicket }>;
 }
 
 /** The call is done with its instance: its heap is counted no more (and goes with the last reference). */
-export function closeWebpBand(ref: WeakRef<WebpBand>): void {
+export function closeWebpBand(ticket: InstanceTicket): void {
   samplePeak();
-  instances.close(ref as never);
+  instances.close(ticket);
 }
 
 /** The C side's last message. */

@@ -23,7 +23,7 @@ export interface BandSource {
    * times in a row (a GIF's palette, then its indices; a turned picture's
    * upright passes) and keeps its decoder, and what it decoded, until the
    * last. Re-opening instead would put a second WASM instance beside the
-   * first: a dropped WASM memory is freed only after the task that dropped it.
+   * first: a dropped WASM memory is freed only when the garbage collector next runs.
    */
   readFor?(passes: number): void;
 }

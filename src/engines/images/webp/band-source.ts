@@ -1,5 +1,6 @@
 import { EngineError } from "../../errors";
 import { bandMessage, closeWebpBand, openWebpBand, type WebpBand } from "../codecs/webp-band";
+import type { InstanceTicket } from "../codecs/per-call-instance";
 import { webpChunks } from "../formats/metadata";
 import type { BandSource, PixelBand } from "../memory/bands";
 import { memoryProbe } from "../memory/probe";
@@ -141,7 +142,7 @@ export class WebpBandSource implements BandSource {
    * (44 MiB more for an 8 MP lossless file measured to GIF, two passes).
    */
   private passesLeft = 1;
-  private held?: { m: WebpBand; ref: WeakRef<WebpBand> };
+  private held?: { m: WebpBand; ticket: InstanceTicket };
 
   readFor(passes: number): void {
     this.passesLeft = passes;
@@ -149,7 +150,7 @@ export class WebpBandSource implements BandSource {
 
   async *bands(targetPixels = BAND_PIXELS): AsyncGenerator<PixelBand> {
     this.held ??= await openWebpBand();
-    const { m, ref } = this.held;
+    const { m, ticket } = this.held;
     const { width, height, input } = this;
     let read = false;
     try {
@@ -182,7 +183,7 @@ export class WebpBandSource implements BandSource {
       m._dec_close();
       // After the last pass, or a pass that did not finish (the call is ending).
       if (--this.passesLeft <= 0 || !read) {
-        closeWebpBand(ref);
+        closeWebpBand(ticket);
         this.held = undefined;
       }
     }

@@ -1,6 +1,7 @@
 import { EngineError } from "../../errors";
 import { trimCodecHeaps } from "../codecs/emscripten";
 import { bandMessage, closeWebpBand, openWebpBand, type WebpBand } from "../codecs/webp-band";
+import type { InstanceTicket } from "../codecs/per-call-instance";
 import { withWebpIcc } from "../formats/metadata";
 import type { RowSink } from "../memory/bands";
 import { memoryProbe } from "../memory/probe";
@@ -80,7 +81,7 @@ const ALPHA_FILTER = -1;
 const METHOD = 4;
 
 export class WebpBandWriter implements RowSink {
-  private instance?: Promise<{ m: WebpBand; ref: WeakRef<WebpBand> }>;
+  private instance?: Promise<{ m: WebpBand; ticket: InstanceTicket }>;
   private rows = 0;
 
   /** `width` x `height` in stored order; `orientation` is applied as rows are placed. */
@@ -99,11 +100,11 @@ export class WebpBandWriter implements RowSink {
     }
   }
 
-  private open(): Promise<{ m: WebpBand; ref: WeakRef<WebpBand> }> {
+  private open(): Promise<{ m: WebpBand; ticket: InstanceTicket }> {
     this.instance ??= openWebpBand().then((it) => {
       if (!it.m._enc_begin(this.width, this.height, this.meta.orientation, this.meta.alpha ? 1 : 0)) {
         const why = bandMessage(it.m);
-        closeWebpBand(it.ref);
+        closeWebpBand(it.ticket);
         throw new Error(`WebP encode failed: ${why}.`);
       }
       return it;
@@ -126,7 +127,7 @@ export class WebpBandWriter implements RowSink {
     this.instance = undefined;
     if (!it) return;
     it.m._enc_release();
-    closeWebpBand(it.ref);
+    closeWebpBand(it.ticket);
   }
 
   private async place(rows: Pixels): Promise<void> {

@@ -2,6 +2,7 @@ import { EngineError } from "../../../errors";
 import type { BandSource, PixelBand } from "../../memory/bands";
 import { memoryProbe } from "../../memory/probe";
 import { av1Message, closeAv1Dec, openAv1Dec, type Av1Dec } from "./av1-dec";
+import type { InstanceTicket } from "../../codecs/per-call-instance";
 import type { AvifItem, AvifLayout } from "./items";
 import { alphaScale, coefficientsOf, RowConverter, type Picture } from "./yuv-rows";
 
@@ -110,7 +111,7 @@ export class AvifBandSource implements BandSource {
 
   /** Passes still to come over this source (readFor), and the instance and single frame kept between them. */
   private passesLeft = 1;
-  private held?: { m: Av1Dec; ref: WeakRef<Av1Dec>; frame?: Tile[] };
+  private held?: { m: Av1Dec; ticket: InstanceTicket; frame?: Tile[] };
 
   readFor(passes: number): void {
     this.passesLeft = passes;
@@ -119,7 +120,7 @@ export class AvifBandSource implements BandSource {
   async *bands(targetPixels = 1 << 19): AsyncGenerator<PixelBand> {
     this.held ??= await openAv1Dec();
     const held = this.held;
-    const { m, ref } = held;
+    const { m, ticket } = held;
     const { width, height, layout } = this;
     const tileHeight = layout.tiles[0].height;
     const step = Math.max(1, Math.floor(targetPixels / width));
@@ -138,7 +139,7 @@ export class AvifBandSource implements BandSource {
       }
     } finally {
       if (--this.passesLeft <= 0) {
-        closeAv1Dec(m, ref);
+        closeAv1Dec(m, ticket);
         this.held = undefined;
       }
     }
