@@ -47,6 +47,6 @@ emcc $CFLAGS "$HERE/webp-band.c" "$WORK/libwebp-band.a" -o "$HERE/webp_band.js" 
   -sERROR_ON_UNDEFINED_SYMBOLS=1 \
   -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createWebpBand -sENVIRONMENT=web,worker \
   -sALLOW_MEMORY_GROWTH=1 -sMEMORY_GROWTH_GEOMETRIC_STEP=0.02 -sMAXIMUM_MEMORY=72MB -sINITIAL_MEMORY=4MB -sTOTAL_STACK=512KB -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0 \
-  -sEXPORTED_FUNCTIONS=_malloc,_free,_band_message,_enc_begin,_enc_buffer,_enc_rows,_enc_finish,_enc_output,_enc_release,_enc_translucent,_enc_used_low_memory,_enc_token_road,_enc_token_heap_limit,_dec_input,_dec_open,_dec_open_lossless,_dec_wants,_dec_feed,_dec_feed_room,_dec_fed,_dec_width,_dec_height,_dec_window,_dec_rows,_dec_close \
+  -sEXPORTED_FUNCTIONS=_malloc,_free,_band_message,_enc_begin,_enc_buffer,_enc_rows,_enc_coef_buffer,_enc_coef_blocks,_enc_coef_done,_enc_finish,_enc_output,_enc_release,_enc_translucent,_enc_used_low_memory,_enc_token_road,_enc_token_heap_limit,_dec_input,_dec_open,_dec_open_lossless,_dec_wants,_dec_feed,_dec_feed_room,_dec_fed,_dec_width,_dec_height,_dec_window,_dec_rows,_dec_close \
   -sEXPORTED_RUNTIME_METHODS=HEAPU8
 ls -l "$HERE/webp_band.js" "$HERE/webp_band.wasm"

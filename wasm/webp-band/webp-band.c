@@ -80,6 +80,9 @@ typedef struct {
 } Encoder;
 
 static Encoder E;
+// Coefficients handed over for enc_coef_blocks (below): the steps, then the blocks.
+static int16_t* coef_buf;
+static size_t coef_cap;
 
 static void enc_free_work(void) {
   free(E.rows);
@@ -102,6 +105,9 @@ static void free_alpha(void) {
 
 void enc_release(void) {
   enc_free_work();
+  free(coef_buf);
+  coef_buf = NULL;
+  coef_cap = 0;
   free_alpha();
   WebPPictureFree(&E.pic);
   if (E.have_out) WebPMemoryWriterClear(&E.out);
@@ -292,6 +298,227 @@ int enc_rows(int rows) {
     }
   }
   return 1;
+}
+
+// ---------------------------------------------------------------------------
+// A 4:2:0 or 4:2:2 YCbCr JPEG's own samples straight into the planes: JS
+// hands over one component's blocks at a time (64 quantised coefficients
+// each, in the zig-zag order of the file), after the component's 64
+// quantisation steps, in the buffer enc_coef_buffer() gives. Each block is
+// dequantised, inverse transformed and scaled from JPEG's full range to
+// VP8's studio range, and written where the orientation puts it; 4:2:2
+// chroma (full height) is averaged two rows into one on the way. There is
+// no chroma upsampling and no RGB: the picture never leaves YCbCr.
+
+static int coef_ready;
+// kBasisT[u][x] = C(u)/2 * cos((2x+1) u pi / 16), C(0) = 1/sqrt(2), C(u) = 1:
+// the 8-point inverse DCT as a sum over u of coefficient times row u.
+static float kBasisT[8][8];
+// Natural (row-major) position of zig-zag index k.
+static const uint8_t kZigzagToNatural[64] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,
+    12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6,  7,  14, 21, 28,
+    35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51,
+    58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
+// JPEG sample (0..255, full range) to VP8's: luma 16..235, chroma 16..240.
+static uint8_t kToStudio[2][256];
+
+static void coef_init(void) {
+  if (coef_ready) return;
+  for (int u = 0; u < 8; ++u) {
+    const double c = u == 0 ? sqrt(0.5) : 1.0;
+    for (int x = 0; x < 8; ++x) kBasisT[u][x] = (float)(c / 2 * cos((2 * x + 1) * u * M_PI / 16));
+  }
+  for (int i = 0; i < 256; ++i) {
+    kToStudio[0][i] = (uint8_t)floor(16 + i * 219.0 / 255 + 0.5);
+    kToStudio[1][i] = (uint8_t)floor(128 + (i - 128) * 224.0 / 255 + 0.5);
+  }
+  coef_ready = 1;
+}
+
+/** Room for the steps and `blocks` blocks of 64 coefficients, valid until the next call. */
+int16_t* enc_coef_buffer(int blocks) {
+  const size_t need = (size_t)(blocks + 1) * 64 * sizeof(int16_t);
+  if (need > coef_cap) {
+    free(coef_buf);
+    coef_buf = malloc(need);
+    coef_cap = coef_buf ? need : 0;
+    if (!coef_buf) message = "out of memory for a band of coefficients";
+  }
+  return coef_buf;
+}
+
+// One block to 64 samples (row-major), studio range for `chroma` or luma.
+static void block_samples(const int16_t* zz, const float* steps, const uint8_t* studio, uint8_t* out) {
+  float c[64];
+  int ac = 0;
+  memset(c, 0, sizeof(c));
+  for (int k = 0; k < 64; ++k) {
+    if (zz[k]) {
+      c[kZigzagToNatural[k]] = zz[k] * steps[k];
+      ac |= k;
+    }
+  }
+  if (!ac) {  // only DC: a flat block (f = F00 / 8)
+    const float v = c[0] / 8 + 128.5f;
+    const uint8_t s = studio[v <= 0 ? 0 : v >= 255 ? 255 : (int)v];
+    memset(out, s, 64);
+    return;
+  }
+  // Rows: t[v][x] = sum over u of c[v][u] * basis(u, x).
+  float t[64];
+  for (int v = 0; v < 8; ++v) {
+    float* tr = t + v * 8;
+    const float* cr = c + v * 8;
+    for (int x = 0; x < 8; ++x) tr[x] = 0;
+    for (int u = 0; u < 8; ++u) {
+      const float cu = cr[u];
+      if (cu == 0) continue;
+      for (int x = 0; x < 8; ++x) tr[x] += cu * kBasisT[u][x];
+    }
+  }
+  // Columns: f[y][x] = sum over v of basis(v, y) * t[v][x].
+  for (int y = 0; y < 8; ++y) {
+    float acc[8] = {0};
+    for (int v = 0; v < 8; ++v) {
+      const float b = kBasisT[v][y];
+      const float* tr = t + v * 8;
+      for (int x = 0; x < 8; ++x) acc[x] += b * tr[x];
+    }
+    for (int x = 0; x < 8; ++x) {
+      const float s = acc[x] + 128.5f;
+      out[y * 8 + x] = studio[s <= 0 ? 0 : s >= 255 ? 255 : (int)s];
+    }
+  }
+}
+
+// The samples of a block whose top-left stored sample is (x0, y0) in a
+// stored plane of cw x ch, placed upright (h: the block's rows, at most 8).
+static void put_block(uint8_t* plane, int stride, const uint8_t* px, int x0, int y0, int cw, int ch, int rows) {
+  const int w = cw - x0 < 8 ? cw - x0 : 8;
+  const int h = ch - y0 < rows ? ch - y0 : rows;
+  if (E.orientation == 1) {
+    for (int j = 0; j < h; ++j) memcpy(plane + (size_t)(y0 + j) * stride + x0, px + j * 8, w);
+    return;
+  }
+  for (int j = 0; j < h; ++j) {
+    const int y = y0 + j;
+    const int line = E.line_reversed ? ch - 1 - y : y;
+    for (int i = 0; i < w; ++i) {
+      const int x = x0 + i;
+      const int pos = E.pos_reversed ? cw - 1 - x : x;
+      const size_t at = E.transposed ? (size_t)pos * stride + line : (size_t)line * stride + pos;
+      plane[at] = px[j * 8 + i];
+    }
+  }
+}
+
+/**
+ * Takes the buffer's steps and `block_rows` rows of `blocks_wide` blocks of
+ * component `plane` (0 Y, 1 Cb, 2 Cr; Y at the picture's size, Cb and Cr at
+ * half of it, rounded up, or for `full_height` chroma (4:2:2) half its width
+ * and all its rows), starting at block row `block_row`. The picture was
+ * begun without alpha. 1 when done well.
+ */
+int enc_coef_blocks(int plane, int block_row, int block_rows, int blocks_wide, int full_height) {
+  if (!E.pic.y || E.alpha || plane < 0 || plane > 2) {
+    message = "coefficients for a picture not begun for them";
+    return 0;
+  }
+  coef_init();
+  const int halve = plane != 0 && full_height;  // two rows of the block make one
+  const int cw = plane == 0 ? E.width : (E.width + 1) >> 1;
+  const int ch = plane == 0 ? E.height : (E.height + 1) >> 1;  // rows placed
+  const int src_rows = halve ? E.height : ch;                 // rows the blocks cover
+  const int rows_per_block_row = plane == 0 || full_height ? 8 : 16;  // picture rows
+  uint8_t* base = plane == 0 ? E.pic.y : plane == 1 ? E.pic.u : E.pic.v;
+  const int stride = plane == 0 ? E.pic.y_stride : E.pic.uv_stride;
+  const uint8_t* studio = kToStudio[plane == 0 ? 0 : 1];
+  float steps[64];
+  for (int k = 0; k < 64; ++k) steps[k] = (uint16_t)coef_buf[k];
+  // Bands come in order, Y, Cb then Cr; the rows count once Cr has come (a
+  // chroma block row covers 16 rows).
+  if (plane == 2 && block_row * rows_per_block_row != E.next_y) {
+    message = "coefficient bands out of order";
+    return 0;
+  }
+  const int16_t* blocks = coef_buf + 64;
+  uint8_t px[64];
+  for (int r = 0; r < block_rows; ++r) {
+    const int src_y0 = (block_row + r) * 8;
+    if (src_y0 >= src_rows) break;
+    for (int b = 0; b < blocks_wide; ++b) {
+      const int x0 = b * 8;
+      if (x0 >= cw) break;
+      block_samples(blocks + ((size_t)r * blocks_wide + b) * 64, steps, studio, px);
+      if (!halve) {
+        put_block(base, stride, px, x0, src_y0, cw, ch, 8);
+        continue;
+      }
+      // Rows 2j and 2j + 1 averaged, as libwebp averages RGB rows; a last
+      // odd row stands alone.
+      for (int j = 0; j < 4; ++j) {
+        const int has_pair = src_y0 + 2 * j + 1 < src_rows;
+        for (int i = 0; i < 8; ++i) {
+          const int a = px[16 * j + i];
+          px[8 * j + i] = (uint8_t)(has_pair ? (a + px[16 * j + 8 + i] + 1) >> 1 : a);
+        }
+      }
+      put_block(base, stride, px, x0, src_y0 / 2, cw, ch, 4);
+    }
+  }
+  if (plane == 2) {
+    const int done = (block_row + block_rows) * rows_per_block_row;
+    E.next_y = done < E.height ? done : E.height;
+  }
+  return 1;
+}
+
+// The chroma planes filtered by [1 6 1] / 8 across and down: what decoding
+// the JPEG with libjpeg's fancy upsampling and averaging each 2x2 back (the
+// RGB road, and cwebp reading the JPEG) does to them, so files stay the size
+// cwebp's are. In place, a line of each plane kept.
+static void smooth_plane(uint8_t* plane, int stride, int w, int h, int across, int down) {
+  uint8_t* above = malloc((size_t)w * 2);
+  if (!above) return;  // left sharp: still a valid picture
+  uint8_t* cur = above + w;
+  for (int y = 0; y < h; ++y) {
+    uint8_t* row = plane + (size_t)y * stride;
+    const uint8_t* below = y + 1 < h ? row + stride : row;
+    memcpy(cur, row, w);
+    const uint8_t* up = y > 0 ? above : cur;
+    // Down first (the rows as they were), then across.
+    if (down) {
+      for (int x = 0; x < w; ++x) row[x] = (uint8_t)((up[x] + 6 * cur[x] + below[x] + 4) >> 3);
+    }
+    memcpy(above, cur, w);
+    if (!across) continue;
+    // Across, on the vertically filtered row.
+    int left = row[0];
+    for (int x = 0; x < w; ++x) {
+      const int c = row[x];
+      const int right = x + 1 < w ? row[x + 1] : c;
+      row[x] = (uint8_t)((left + 6 * c + right + 4) >> 3);
+      left = c;
+    }
+  }
+  free(above);
+}
+
+/**
+ * After the last band of coefficients: the chroma as the RGB road would have
+ * it. 4:2:2 chroma was upsampled only across there (libwebp averaged its
+ * rows as the two-row average above), so it is filtered only across; the
+ * axes are the stored picture's (`across_only` then filters the upright
+ * picture's columns when orientations 5-8 turned it).
+ */
+void enc_coef_done(int across_only) {
+  const int w = (E.pic.width + 1) >> 1;
+  const int h = (E.pic.height + 1) >> 1;
+  const int down = !across_only || E.transposed;
+  const int across = !across_only || !E.transposed;
+  smooth_plane(E.pic.u, E.pic.uv_stride, w, h, across, down);
+  smooth_plane(E.pic.v, E.pic.uv_stride, w, h, across, down);
 }
 
 static int used_low_memory = 0;

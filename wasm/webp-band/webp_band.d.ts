@@ -5,6 +5,9 @@ export interface WebpBandModule {
   _enc_begin(width: number, height: number, orientation: number, alpha: number): number;
   _enc_buffer(rows: number): number;
   _enc_rows(rows: number): number;
+  _enc_coef_buffer(blocks: number): number;
+  _enc_coef_blocks(plane: number, blockRow: number, blockRows: number, blocksWide: number, fullHeight: number): number;
+  _enc_coef_done(acrossOnly: number): void;
   _enc_finish(quality: number, method: number, lowMemory: number, alphaFilter: number): number;
   _enc_output(): number;
   _enc_release(): void;

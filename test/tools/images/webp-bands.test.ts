@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeJpegFromRows } from "../../../src/engines/images";
+import { encodeJpeg } from "../../../src/engines/images/codecs/jpeg";
 import { decodeWebp } from "../../../src/engines/images/codecs/webp";
 import { writePng } from "../../../src/engines/images/codecs/png-writer";
 import { JpegBandSource } from "../../../src/engines/images/jpeg/band-source";
@@ -12,7 +13,7 @@ import type { Pixels } from "../../../src/engines/images/types";
 import { WebpBandSource } from "../../../src/engines/images/webp/band-source";
 import { WEBP_BAND_HEAP_CAP } from "../../../src/engines/images/webp/band-writer";
 import { webpBandProbe } from "../../../src/engines/images/webp/probe";
-import { file, jpegOf, photo, webpOf, withOrientation } from "../../support/images/fixtures";
+import { file, photo, webpOf, withOrientation } from "../../support/images/fixtures";
 import { pixelsOf } from "../../support/images/pixels";
 import { fails, ok } from "./client";
 import { formatOf, sizeOf } from "./inspect";
@@ -132,8 +133,9 @@ describe("WebP at phone size, in bands", () => {
     phoneJpeg = withOrientation(await encodeJpegFromRows(W, H, 90, rows), 6);
   }, 120_000);
 
-  it("converts a 24 MP orientation-6 JPEG to WebP from YUV planes, upright, within the budget", async () => {
+  it("converts a 24 MP orientation-6 JPEG to WebP from its own YCbCr, upright, within the budget", async () => {
     const written = webpBandProbe.planeWrites;
+    const ycbcr = webpBandProbe.ycbcrWrites;
     const {
       result: out,
       sources,
@@ -142,6 +144,7 @@ describe("WebP at phone size, in bands", () => {
     expect(sources).toEqual({ "jpeg-bands": 1 });
     expect(sinks).toEqual({ "webp-planes": 1 });
     expect(webpBandProbe.planeWrites).toBe(written + 1);
+    expect(webpBandProbe.ycbcrWrites).toBe(ycbcr + 1);
     await peakWithinBudget();
     // Our instance's own heap: the planes (36 MB) and libwebp's encoder, under the heap cap build.sh sets.
     expect(webpBandProbe.largestHeap).toBeGreaterThan(36 * MiB);
@@ -263,28 +266,73 @@ describe("WebP band codec against libwebp's whole-picture codec", () => {
   // Transparency past 3 MP (written since our own alpha coder): webp-lossless.test.ts.
 });
 
-describe("every EXIF orientation, placed while the planes are filled", () => {
-  // Odd sides: a lone last line (row or column) and chroma blocks cut in half at the edges.
-  const px = photo(1501, 1499);
+/** PSNR of RGB between decoded pixels and the expected upright ones. */
+function rgbPsnr(back: Pixels, expected: Pixels): number {
+  expect([back.width, back.height]).toEqual([expected.width, expected.height]);
+  let se = 0;
+  for (let i = 0; i < back.data.length; i += 4) for (let c = 0; c < 3; c++) se += (back.data[i + c] - expected.data[i + c]) ** 2;
+  return 10 * Math.log10((255 * 255) / (se / ((back.data.length / 4) * 3)));
+}
+
+/** The file's sampling factors, luma then chroma: "2x2,1x1,1x1" is 4:2:0. */
+function samplingOf(jpeg: Uint8Array): string {
+  return (parseJpeg(jpeg).frame?.components ?? []).map((c) => `${c.h}x${c.v}`).join(",");
+}
+
+const as420 = (px: Pixels) => encodeJpeg(px, 85, { fixedSubsampling: true });
+const always = () => true;
+
+describe.each([
+  // As phones write them. Even sides: every orientation keeps the chroma grid, so none needs RGB.
+  ["4:2:0", "2x2,1x1,1x1", 1600, 1400, as420, always],
+  // As many cameras write them, and MozJPEG below quality 90 by its own choice.
+  ["4:2:2", "2x1,1x1,1x1", 1600, 1400, (px: Pixels) => encodeJpeg(px, 85), always],
+  // Odd sides: a lone last line (row or column) and chroma blocks cut in half
+  // at the edges. Flipped, the JPEG's chroma would fall half a sample off
+  // WebP's, so those take RGB rows; upright, the JPEG's own YCbCr.
+  ["4:2:0 odd-sided", "2x2,1x1,1x1", 1501, 1499, as420, (orientation: number) => orientation === 1],
+])("a %s JPEG's own YCbCr into the WebP planes", (_name, sampling, width, height, encode, takesYcbcr) => {
+  const px = photo(width, height);
   let jpeg: Uint8Array;
+  let fromRows: Pixels;
   beforeAll(async () => {
-    jpeg = await jpegOf(px, 95);
+    jpeg = await encode(px);
+    expect(samplingOf(jpeg)).toBe(sampling);
+    // What libjpeg decodes the file to: the reference both roads are held to.
+    fromRows = await pixelsOf(jpeg);
   }, 60_000);
 
-  it.each([2, 3, 4, 5, 6, 7, 8])(
-    "orientation %i",
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])(
+    "orientation %i, placed while the planes are filled",
     async (orientation) => {
+      const ycbcr = webpBandProbe.ycbcrWrites;
       const { result: out, sinks } = await roadsOf(() =>
         ok("/api/v1/image/convert", { file: file(withOrientation(jpeg, orientation), "o.jpg"), target_format: "webp", quality: "90" }),
       );
       expect(sinks).toEqual({ "webp-planes": 1 });
-      const expected = applyOrientation(px, orientation);
-      const back = await pixelsOf(out.bytes);
-      expect([back.width, back.height]).toEqual([expected.width, expected.height]);
-      let se = 0;
-      for (let i = 0; i < back.data.length; i += 4) for (let c = 0; c < 3; c++) se += (back.data[i + c] - expected.data[i + c]) ** 2;
-      expect(10 * Math.log10((255 * 255) / (se / ((back.data.length / 4) * 3)))).toBeGreaterThan(32);
+      expect(webpBandProbe.ycbcrWrites).toBe(ycbcr + (takesYcbcr(orientation) ? 1 : 0));
+      expect(rgbPsnr(await pixelsOf(out.bytes), applyOrientation(fromRows, orientation))).toBeGreaterThan(32);
     },
     60_000,
   );
+
+  it("is as faithful to the JPEG as the RGB road, at about the same size", async () => {
+    // The RGB road on the same pixels: the JPEG's decode given as a PNG.
+    const ycbcr = webpBandProbe.ycbcrWrites;
+    const direct = await ok("/api/v1/image/convert", { file: file(jpeg, "p.jpg"), target_format: "webp", quality: "80" });
+    expect(webpBandProbe.ycbcrWrites).toBe(ycbcr + 1);
+    const viaRows = await ok("/api/v1/image/convert", { file: file(writePng(fromRows), "p.png"), target_format: "webp", quality: "80" });
+    expect(webpBandProbe.ycbcrWrites).toBe(ycbcr + 1);
+    const directPsnr = rgbPsnr(await pixelsOf(direct.bytes), fromRows);
+    const rowsPsnr = rgbPsnr(await pixelsOf(viaRows.bytes), fromRows);
+    console.log(`YCbCr road ${direct.bytes.length} B, ${directPsnr.toFixed(2)} dB; RGB road ${viaRows.bytes.length} B, ${rowsPsnr.toFixed(2)} dB`);
+    expect(directPsnr).toBeGreaterThan(rowsPsnr - 0.5);
+    expect(Math.abs(direct.bytes.length / viaRows.bytes.length - 1)).toBeLessThan(0.03);
+  }, 60_000);
+
+  it("answers a damaged file as the RGB road does: 422 invalid_image, nothing charged", async () => {
+    const cut = jpeg.subarray(0, Math.floor(jpeg.length * 0.6));
+    expect(await fails("/api/v1/image/convert", { file: file(cut, "cut.jpg"), target_format: "webp" }, 422)).toBe("invalid_image");
+    expect(await fails("/api/v1/image/convert", { file: file(cut, "cut.jpg"), target_format: "png" }, 422)).toBe("invalid_image");
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { EngineError } from "../../errors";
-import type { BandSource, PixelBand } from "../memory/bands";
+import type { BandSource, PixelBand, YcbcrCoefficients } from "../memory/bands";
 import { memoryProbe } from "../memory/probe";
 import type { CoefBand } from "./band";
 import { bandPixels, copiedBandPixels, joinBands } from "./band-pixels";
@@ -8,6 +8,7 @@ import type { FrameGeometry } from "./frame";
 import { ArithmeticPlanes } from "./arithmetic";
 import { isArithmetic, type JpegStructure } from "./markers";
 import { ProgressiveReader } from "./progressive";
+import { quantTablesOf } from "./quant-tables";
 import { isStreamable, SequentialReader } from "./sequential";
 
 // A JPEG read as horizontal bands of RGBA rows, bounded memory whatever its
@@ -30,6 +31,7 @@ export class JpegBandSource implements BandSource {
   private readonly extra: Uint8Array[];
   /** Adobe APP14 transform flag (null without the marker); four components take the CMYK path. */
   private readonly adobeTransform: number | null;
+  private readonly precision: number;
 
   constructor(b: Uint8Array, s: JpegStructure) {
     try {
@@ -38,6 +40,7 @@ export class JpegBandSource implements BandSource {
     } catch (err) {
       throw new EngineError("corrupt", `The JPEG could not be decoded: ${err instanceof Error ? err.message : "damaged data"}.`);
     }
+    this.precision = s.frame?.precision ?? 8;
     this.width = this.reader.g.width;
     this.height = this.reader.g.height;
     // Adobe APP14 tells libjpeg whether 3 components are YCbCr or RGB.
@@ -81,6 +84,41 @@ export class JpegBandSource implements BandSource {
       parts.filter((p): p is CoefBand => !!p),
     );
     return g.components.length === 4 ? cmykBandPixels(g, this.reader.dqt, window, this.adobeTransform) : bandPixels(g, this.reader.dqt, window, this.extra);
+  }
+
+  /**
+   * The coefficients as they are, when the file is 8-bit YCbCr subsampled
+   * 2x2 (what phones write) or 2x1 (many cameras, and MozJPEG below quality
+   * 90): libjpeg's reading of three
+   * components as YCbCr unless an Adobe marker says RGB or the ids spell R,
+   * G, B. Null for anything else; read instead of bands(), not beside it.
+   */
+  ycbcrCoefficients(): YcbcrCoefficients | null {
+    const g = this.reader.g;
+    const [y, cb, cr] = g.components;
+    if (g.components.length !== 3 || this.precision !== 8 || this.adobeTransform === 0) return null;
+    if (y.h !== 2 || (y.v !== 2 && y.v !== 1) || cb.h !== 1 || cb.v !== 1 || cr.h !== 1 || cr.v !== 1) return null;
+    if (y.id === 0x52 && cb.id === 0x47 && cr.id === 0x42) return null;
+    let tables: ReturnType<typeof quantTablesOf>;
+    try {
+      tables = quantTablesOf(this.reader.dqt);
+    } catch {
+      return null;
+    }
+    const steps = g.components.map((c) => tables.get(c.tq));
+    if (steps.some((s) => !s)) return null;
+    return { g, fullHeightChroma: y.v === 1, steps: steps as Uint16Array[], bands: (targetPixels) => this.coefficientBands(targetPixels) };
+  }
+
+  private *coefficientBands(targetPixels: number): Generator<CoefBand> {
+    const step = this.rowsFor(targetPixels);
+    for (let row = 0; row < this.reader.g.mcusY; ) {
+      const band = this.read(step);
+      if (band.mcuRows <= 0) throw new EngineError("corrupt", "The JPEG could not be decoded: it ends before its last row.");
+      memoryProbe.sample();
+      yield band;
+      row = band.firstMcuRow + band.mcuRows;
+    }
   }
 
   async *bands(targetPixels = 1 << 20): AsyncGenerator<PixelBand> {

@@ -11,20 +11,29 @@ export function readQuantTables(s: JpegStructure, beforeOffset = Infinity): Quan
   const tables: QuantTables = new Map();
   for (const seg of s.segments) {
     if (seg.offset > beforeOffset) break;
-    if (seg.marker !== DQT) continue;
-    const d = seg.data;
-    let at = 0;
-    while (at < d.length) {
-      const wide = d[at] >> 4 !== 0;
-      const id = d[at] & 15;
-      const q = new Uint16Array(64);
-      for (let k = 0; k < 64; k++) q[k] = wide ? (d[at + 1 + 2 * k] << 8) | d[at + 2 + 2 * k] : d[at + 1 + k];
-      if (q.some((v) => v === 0)) throw new Error("a quantisation table has a zero step");
-      tables.set(id, q);
-      at += 1 + (wide ? 128 : 64);
-    }
+    if (seg.marker === DQT) addPayload(tables, seg.data);
   }
   return tables;
+}
+
+/** The tables of DQT payloads (later definitions of an id win), as a reader keeps them. */
+export function quantTablesOf(payloads: Uint8Array[]): QuantTables {
+  const tables: QuantTables = new Map();
+  for (const d of payloads) addPayload(tables, d);
+  return tables;
+}
+
+function addPayload(tables: QuantTables, d: Uint8Array): void {
+  let at = 0;
+  while (at < d.length) {
+    const wide = d[at] >> 4 !== 0;
+    const id = d[at] & 15;
+    const q = new Uint16Array(64);
+    for (let k = 0; k < 64; k++) q[k] = wide ? (d[at + 1 + 2 * k] << 8) | d[at + 2 + 2 * k] : d[at + 1 + k];
+    if (q.some((v) => v === 0)) throw new Error("a quantisation table has a zero step");
+    tables.set(id, q);
+    at += 1 + (wide ? 128 : 64);
+  }
 }
 
 /** One DQT payload (precision, id, 64 steps) for table `id`. */

@@ -1,4 +1,6 @@
 import type { FileBytes } from "../../../storage/file-bytes";
+import type { CoefBand } from "../jpeg/band";
+import type { FrameGeometry } from "../jpeg/frame";
 import type { Pixels } from "../types";
 
 // The two ends of every bounded-memory path: a source that yields an image as
@@ -26,6 +28,23 @@ export interface BandSource {
    * first: a dropped WASM memory is freed only when the garbage collector next runs.
    */
   readFor?(passes: number): void;
+  /**
+   * Present on a JPEG source: the file's own Y, Cb and Cr as quantised
+   * coefficients, when it is 4:2:0 or 4:2:2 YCbCr (null otherwise), for a
+   * sink that takes them without RGB in between (writeYcbcr).
+   */
+  ycbcrCoefficients?(): YcbcrCoefficients | null;
+}
+
+/** A 4:2:0 or 4:2:2 YCbCr JPEG's coefficients, read in bands of MCU rows (jpeg/band-source.ts). */
+export interface YcbcrCoefficients {
+  g: FrameGeometry;
+  /** 4:2:2: Cb and Cr have every row (half the width), not half of them. */
+  fullHeightChroma: boolean;
+  /** Quantisation steps of components 0, 1 and 2 (Y, Cb, Cr), in zig-zag order like the coefficients. */
+  steps: Uint16Array[];
+  /** Bands of about `targetPixels` pixels, in order, covering every MCU row once. */
+  bands(targetPixels: number): Iterable<CoefBand>;
 }
 
 export interface RowSink<Out extends FileBytes = FileBytes> {
@@ -37,6 +56,12 @@ export interface RowSink<Out extends FileBytes = FileBytes> {
    */
   readonly passes?: number;
   endPass?(): void;
+  /**
+   * Present on a sink that can take a JPEG's YCbCr coefficients instead of
+   * rows (the WebP planes writer): true when it took the whole picture so,
+   * false when it declined before taking anything (the caller then writes rows).
+   */
+  writeYcbcr?(source: YcbcrCoefficients): Promise<boolean>;
   /** The encoded file, once every row has been written (big ones in pieces, see storage/file-bytes.ts). */
   finish(): Promise<Out>;
 }

@@ -94,6 +94,11 @@ export async function transcode<Out extends FileBytes>(
   const passes = sink.passes ?? 1;
   if (passes > 1 && !reopen) throw new Error("transcode: a sink of several passes needs a way to reopen the source");
   if (passes > 1) source.readFor?.(passes);
+  // A JPEG's own YCbCr into a sink that takes it (the WebP planes): no RGB rows at all.
+  if (passes === 1 && width === source.width && height === source.height && sink.writeYcbcr) {
+    const coefficients = source.ycbcrCoefficients?.();
+    if (coefficients && (await sink.writeYcbcr(coefficients))) return sink.finish();
+  }
   for (let pass = 1; pass <= passes; pass++) {
     const from = pass === 1 || source.readFor ? source : await (reopen as () => Promise<BandSource>)();
     const resizer = width === from.width && height === from.height ? null : new StreamingResizer(from.width, from.height, width, height);

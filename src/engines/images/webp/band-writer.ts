@@ -3,7 +3,8 @@ import { trimCodecHeaps } from "../codecs/emscripten";
 import { bandMessage, closeWebpBand, openWebpBand, type WebpBand } from "../codecs/webp-band";
 import type { InstanceTicket } from "../codecs/per-call-instance";
 import { withWebpIcc } from "../formats/metadata";
-import type { RowSink } from "../memory/bands";
+import type { RowSink, YcbcrCoefficients } from "../memory/bands";
+import { BAND_PIXELS } from "../memory/budget";
 import { memoryProbe } from "../memory/probe";
 import { swapsAxes } from "../pixels/orientation";
 import type { Pixels } from "../types";
@@ -17,6 +18,9 @@ import { noteHeap, webpBandProbe } from "./probe";
 // use), so the file is byte-identical to `cwebp -q <quality>` of the same
 // pixels (unless the low-memory fallback below was needed); with
 // transparency the VP8 frame is, and the ALPH chunk is our own coder's.
+// A 4:2:0 or 4:2:2 YCbCr JPEG fills the planes with its own samples instead
+// (writeYcbcr): no chroma upsampling, RGB and chroma averaging in between,
+// so the file differs from cwebp's (cwebp decodes the JPEG to RGB first).
 
 /**
  * build.sh caps each instance's heap here (-sMAXIMUM_MEMORY): the most one
@@ -128,6 +132,45 @@ export class WebpBandWriter implements RowSink {
     if (!it) return;
     it.m._enc_release();
     closeWebpBand(it.ticket);
+  }
+
+  /**
+   * The planes from a 4:2:0 or 4:2:2 JPEG's coefficients, dequantised and
+   * inverse transformed in our C (webp-band.c), each component at its own
+   * resolution, which is the planes' (4:2:2 chroma has two rows averaged
+   * into one on the way). Declined (false) for a source that may
+   * have alpha, or when a flipped side is odd: there the JPEG's chroma
+   * samples would fall half a sample off WebP's, and rows are exact.
+   */
+  async writeYcbcr(source: YcbcrCoefficients): Promise<boolean> {
+    const { orientation, alpha } = this.meta;
+    const { g } = source;
+    if (alpha || this.rows > 0 || g.width !== this.width || g.height !== this.height) return false;
+    if (orientation !== 1 && (this.width % 2 || this.height % 2)) return false;
+    try {
+      const { m } = await this.open();
+      for (const band of source.bands(BAND_PIXELS)) {
+        for (let ci = 0; ci < 3; ci++) {
+          const c = g.components[ci];
+          const blocks = band.mcuRows * c.v * c.bw;
+          const at = m._enc_coef_buffer(blocks);
+          if (!at) throw new Error(`WebP encode failed: ${bandMessage(m)}.`);
+          // Read the heap after the allocation: a grown heap is a new buffer.
+          const heap = new Int16Array(m.HEAPU8.buffer, at, 64 * (blocks + 1));
+          heap.set(source.steps[ci]);
+          heap.set(band.planes[ci].subarray(0, 64 * blocks), 64);
+          if (!m._enc_coef_blocks(ci, band.firstMcuRow * c.v, band.mcuRows * c.v, c.bw, source.fullHeightChroma ? 1 : 0)) throw new Error(`WebP encode failed: ${bandMessage(m)}.`);
+        }
+        this.rows = Math.min(this.height, (band.firstMcuRow + band.mcuRows) * g.mcuH);
+        memoryProbe.sample();
+      }
+      m._enc_coef_done(source.fullHeightChroma ? 1 : 0);
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
+    webpBandProbe.ycbcrWrites++;
+    return true;
   }
 
   private async place(rows: Pixels): Promise<void> {

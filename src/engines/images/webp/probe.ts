@@ -15,6 +15,8 @@ export const webpBandProbe = {
    * low-memory encoder.
    */
   planeWrites: 0,
+  /** Of those, files whose planes were a JPEG's own YCbCr (no RGB in between). */
+  ycbcrWrites: 0,
   spentRowWrites: 0,
   directRowWrites: 0,
   lowMemoryWrites: 0,
