@@ -159,7 +159,8 @@ export class WebpBandWriter implements RowSink {
           const heap = new Int16Array(m.HEAPU8.buffer, at, 64 * (blocks + 1));
           heap.set(source.steps[ci]);
           heap.set(band.planes[ci].subarray(0, 64 * blocks), 64);
-          if (!m._enc_coef_blocks(ci, band.firstMcuRow * c.v, band.mcuRows * c.v, c.bw, source.fullHeightChroma ? 1 : 0)) throw new Error(`WebP encode failed: ${bandMessage(m)}.`);
+          if (!m._enc_coef_blocks(ci, band.firstMcuRow * c.v, band.mcuRows * c.v, c.bw, source.fullHeightChroma ? 1 : 0))
+            throw new Error(`WebP encode failed: ${bandMessage(m)}.`);
         }
         this.rows = Math.min(this.height, (band.firstMcuRow + band.mcuRows) * g.mcuH);
         memoryProbe.sample();
