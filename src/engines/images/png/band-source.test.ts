@@ -5,6 +5,7 @@ import { EngineError } from "../../errors";
 import { ADAM7, PngBandSource } from "./band-source";
 import { corpusFile, corpusManifest, itWithCorpus } from "../../../../test/support/corpus";
 import { crc32 } from "../util/crc32";
+import { heapReport } from "../../heap";
 
 // PngBandSource (streaming PNG decode) against decodePng, the whole-image
 // decoder it replaces for big files: every colour type and bit depth, Adam7,
@@ -326,6 +327,28 @@ describe("PngBandSource: pixels identical to decodePng", () => {
       await expectSameAsDecodePng(testPng(0, 2, { filters: [filter] }));
     });
   }
+
+  it("inflates in its own zlib instance, counted while it reads and gone after, output bounded", async () => {
+    // A flat picture: a tiny stream that inflates to 12 MB, which one step never hands out at once.
+    const width = 2000;
+    const height = 1500;
+    const raw = new Uint8Array(height * (1 + width * 4));
+    const bytes = concat([SIGNATURE, ihdr(width, height, 8, 6), chunk("IDAT", zlibSync(raw, { level: 9 })), chunk("IEND", new Uint8Array(0))]);
+    expect(bytes.length).toBeLessThan(30_000);
+    const src = new PngBandSource(bytes);
+    const before = heapReport().inflate ?? 0;
+    let during = 0;
+    let rows = 0;
+    for await (const band of src.bands(1 << 18)) {
+      during = Math.max(during, heapReport().inflate ?? 0);
+      expect(band.pixels.data.every((v) => v === 0)).toBe(true);
+      rows += band.pixels.height;
+    }
+    expect(rows).toBe(height);
+    expect(during - before).toBeGreaterThan(0);
+    expect(during - before).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(heapReport().inflate ?? 0).toBe(before);
+  });
 
   it("IDAT split into 1-byte chunks, empty chunks, and one big chunk", async () => {
     await expectSameAsDecodePng(testPng(2, 8, { idatSizes: [1] }));

@@ -1,19 +1,20 @@
 import { EngineError } from "../../errors";
 import type { BandSource, PixelBand } from "../memory/bands";
 import { memoryProbe } from "../memory/probe";
+import { closeInflateBand, type InflateBand, openInflateBand } from "../codecs/inflate-band";
 import { CHANNELS, corrupt, isGrey, mayHaveAlpha, readPngStructure, type PngStructure } from "./chunks";
 import { rowExpander, type RowExpander } from "./expand";
-import { FflateInflater } from "./inflate";
+import { ZlibInflater } from "./inflate";
 import { unfilter } from "./unfilter";
 
 // A PNG read as horizontal bands of RGBA8 rows, pixel-identical to decodePng
 // (squoosh's `png` crate), for PNGs too big to decode whole in a Worker.
 //
-// Non-interlaced files stream: the IDAT data is inflated incrementally with
-// fflate (inflate.ts) and un-filtered a scanline at a time, so memory is the
-// compressed file (the caller's), one band (4 B/px of the band), two
-// scanlines and the inflater's buffers (typically < 1 MB; worst case ~16 MB,
-// transient, see inflate.ts), whatever the image size.
+// Non-interlaced files stream: the IDAT data is inflated incrementally by
+// zlib in WASM (inflate.ts) and un-filtered a scanline at a time, so memory is
+// the compressed file (the caller's), one band (4 B/px of the band), two
+// scanlines and the inflater's heap and pieces (about 1 MB), whatever the
+// image size.
 // Adam7-interlaced files cannot be produced in row order: bands() decodes
 // them whole into one RGBA buffer first (4 B/px of the whole image, held
 // until the iteration ends) and then cuts that into bands; `interlaced` is
@@ -77,9 +78,10 @@ export class PngBandSource implements BandSource {
 
   async *bands(targetPixels = 1 << 20): AsyncGenerator<PixelBand> {
     const step = Math.max(1, Math.floor(targetPixels / this.width) || 1);
+    const { m, ticket } = await openInflateBand();
     try {
       if (this.interlaced) {
-        const all = this.decodeInterlaced();
+        const all = this.decodeInterlaced(m);
         const rowBytes = this.width * 4;
         for (let y = 0; y < this.height; y += step) {
           const h = Math.min(step, this.height - y);
@@ -88,17 +90,19 @@ export class PngBandSource implements BandSource {
         }
         return;
       }
-      yield* this.streamBands(step);
+      yield* this.streamBands(m, step);
     } catch (err) {
       // Ours are EngineErrors already; a RangeError is an allocation failure, not damage.
       if (err instanceof EngineError || err instanceof RangeError) throw err;
       throw corrupt(err instanceof Error ? err.message : "damaged data");
+    } finally {
+      closeInflateBand(m, ticket);
     }
   }
 
-  private *streamBands(step: number): Generator<PixelBand> {
+  private *streamBands(m: InflateBand, step: number): Generator<PixelBand> {
     const { width, height, bpp } = this;
-    const raw = new FflateInflater(this.s.idat);
+    const raw = new ZlibInflater(m, this.s.idat);
     const rowBytes = this.rowBytes(width);
     const need = 1 + rowBytes;
     let cur = new Uint8Array(bpp + rowBytes);
@@ -123,9 +127,9 @@ export class PngBandSource implements BandSource {
   }
 
   /** Whole-image decode of an Adam7 file into RGBA (width * height * 4 bytes). */
-  private decodeInterlaced(): Uint8Array {
+  private decodeInterlaced(m: InflateBand): Uint8Array {
     const { width, height, bpp } = this;
-    const raw = new FflateInflater(this.s.idat);
+    const raw = new ZlibInflater(m, this.s.idat);
     const out = new Uint8Array(width * height * 4);
     const maxRow = this.rowBytes(width);
     const curBuf = new Uint8Array(bpp + maxRow);

@@ -1,94 +1,101 @@
-import { Unzlib } from "fflate";
+import { type InflateBand, inflateMessage } from "../codecs/inflate-band";
 import { corrupt } from "./chunks";
 import { PieceQueue } from "./pieces";
 
-// The zlib stream spread over a PNG's IDAT chunks, inflated incrementally with
-// fflate's streaming Unzlib: input is pushed in slices sized so each push
-// yields about OUT_TARGET bytes (the slice follows the compression ratio seen
-// so far), so memory is the compressed file plus a few hundred KB of
-// inflated data, never the whole raw image. One push of MAX_SLICE bytes can
-// still inflate to ~1000x that if the data turns from noisy to flat inside
-// it: the worst case is ~16 MB, transient.
-//
-// Why not the platform's DecompressionStream (zlib in C++, ~1.7x faster than
-// fflate)? In workerd it does not push back: every write is inflated at once
-// into an internal buffer, so a pipe fills it with the whole raw image; and
-// gating writes on "the output has been read" needs a timer turn per read
-// (~1 ms in workerd), far slower. It also cannot tell where the deflate data
-// ends, which the accept/refuse rules below need.
+// The zlib stream spread over a PNG's IDAT chunks, inflated incrementally by
+// zlib in WASM (codecs/inflate-band.ts; about twice as fast as fflate, and no
+// garbage): compressed data goes into the instance's input buffer IN_BYTES
+// at a time, and each step writes at most OUT_BYTES, so memory is the
+// compressed file plus a few hundred KB whatever the compression ratio.
+// The 2-byte zlib header is checked here and the stream inflated as raw
+// Deflate, so the Adler-32 trailer is only required to be there, not to be
+// right, as decodePng (the png crate) does for whole images.
 
-const OUT_TARGET = 256 * 1024;
-const MIN_SLICE = 1024;
-const MAX_SLICE = 16 * 1024;
-const FIRST_SLICE = 4096;
+const IN_BYTES = 64 * 1024;
+const OUT_BYTES = 256 * 1024;
 
-/** Next input slice size for a stream that has turned `totalIn` bytes into `totalOut`. */
-function sliceSize(totalIn: number, totalOut: number): number {
-  if (totalOut === 0) return FIRST_SLICE;
-  return Math.max(MIN_SLICE, Math.min(MAX_SLICE, Math.floor((OUT_TARGET * totalIn) / totalOut)));
-}
-
-/** fflate's streaming state (internal fields of fflate 0.8's Inflate). */
-interface UnzlibInternals {
-  /** Pending input not consumed yet. */
-  p: Uint8Array;
-  /** f: final block seen; l: the current block's literal map (unset between blocks); p: bit position in `p`. */
-  s: { f?: number; l?: unknown; p?: number };
-}
-
-export class FflateInflater extends PieceQueue {
-  private readonly inflater: Unzlib;
+export class ZlibInflater extends PieceQueue {
   private chunk = 0;
   private chunkPos = 0;
-  private totalIn = 0;
-  private totalOut = 0;
+  private readonly input: number;
+  private readonly output: number;
   private discard = false;
 
-  constructor(private readonly idat: Uint8Array[]) {
+  /** `m`: a fresh instance of the inflater, the caller's to close. */
+  constructor(
+    private readonly m: InflateBand,
+    private readonly idat: Uint8Array[],
+  ) {
     super();
-    this.inflater = new Unzlib((data) => {
-      this.totalOut += data.length;
-      if (!this.discard) this.push(data);
-    });
+    if (!m._inf_open(IN_BYTES, OUT_BYTES)) throw new Error(`inflate failed: ${inflateMessage(m)}`);
+    this.input = m._inf_input();
+    this.output = m._inf_output();
+    this.checkHeader();
   }
 
-  /** Pushes the next slice of compressed data; false once there is none left. */
-  private feed(): boolean {
-    while (this.chunk < this.idat.length && this.chunkPos >= this.idat[this.chunk].length) {
-      this.chunk++;
-      this.chunkPos = 0;
+  /** The zlib header (CMF, FLG), possibly split over IDAT chunks: Deflate, a window of at most 32 KiB, no preset dictionary. */
+  private checkHeader(): void {
+    const header = new Uint8Array(2);
+    if (this.copyInput(header) < 2) throw corrupt("its compressed image data is truncated");
+    const [cmf, flg] = header;
+    if ((cmf & 15) !== 8 || cmf >> 4 > 7 || ((cmf << 8) | flg) % 31 !== 0) throw corrupt("its compressed image data is damaged (invalid zlib header)");
+    if (flg & 32) throw corrupt("its compressed image data is damaged (a preset dictionary)");
+  }
+
+  /** Copies the next compressed bytes into `dst`; answers how many there were. */
+  private copyInput(dst: Uint8Array): number {
+    let n = 0;
+    while (n < dst.length && this.chunk < this.idat.length) {
+      const data = this.idat[this.chunk];
+      const k = Math.min(dst.length - n, data.length - this.chunkPos);
+      dst.set(data.subarray(this.chunkPos, this.chunkPos + k), n);
+      n += k;
+      this.chunkPos += k;
+      if (this.chunkPos >= data.length) {
+        this.chunk++;
+        this.chunkPos = 0;
+      }
     }
-    if (this.chunk >= this.idat.length) return false;
-    const data = this.idat[this.chunk];
-    const slice = data.subarray(this.chunkPos, this.chunkPos + sliceSize(this.totalIn, this.totalOut));
-    this.chunkPos += slice.length;
-    this.totalIn += slice.length;
-    try {
-      this.inflater.push(slice);
-    } catch (err) {
-      throw corrupt(`its compressed image data is damaged (${err instanceof Error ? err.message : "inflate error"})`);
+    return n;
+  }
+
+  /** Compressed bytes not fed to the inflater yet. */
+  private unfed(): number {
+    let n = 0;
+    for (let i = this.chunk; i < this.idat.length; i++) n += this.idat[i].length - (i === this.chunk ? this.chunkPos : 0);
+    return n;
+  }
+
+  /** One step of inflating, feeding input first when it is used up; false when nothing more can come. */
+  private step(): boolean {
+    const { m } = this;
+    if (m._inf_ended()) return false;
+    if (m._inf_left() === 0) {
+      // Read the heap after any call that may have grown it: a grown heap is a new buffer.
+      const fed = this.copyInput(m.HEAPU8.subarray(this.input, this.input + IN_BYTES));
+      if (fed === 0) return false;
+      m._inf_feed(fed);
     }
+    const n = m._inf_step();
+    if (n < 0) throw corrupt(`its compressed image data is damaged (${inflateMessage(m)})`);
+    if (n > 0 && !this.discard) this.push(m.HEAPU8.slice(this.output, this.output + n));
     return true;
   }
 
   /** Makes at least n bytes available. */
   fill(n: number): void {
-    while (this.available < n) if (!this.feed()) throw corrupt("its image data ends before the last row (truncated)");
+    while (this.available < n) if (!this.step()) throw corrupt("its image data ends before the last row (truncated)");
   }
 
   /**
    * After the last row: like decodePng, insists the zlib stream ends properly
-   * (final deflate block and the 4-byte Adler-32 trailer present, its value
+   * (final Deflate block and the 4-byte Adler-32 trailer present, its value
    * not checked); extra inflated data is ignored.
    */
   finish(): void {
-    const state = this.inflater as unknown as UnzlibInternals;
     this.clear();
     this.discard = true;
-    while (!(state.s.f && !state.s.l)) if (!this.feed()) throw corrupt("its compressed image data is truncated");
-    // The rest of the input is only trailer or junk: count the whole bytes after the last block.
-    while (this.feed());
-    const trailer = state.p.length - (((state.s.p ?? 0) + 7) >> 3);
-    if (trailer < 4) throw corrupt("its compressed image data is truncated (no zlib checksum)");
+    while (!this.m._inf_ended()) if (!this.step()) throw corrupt("its compressed image data is truncated");
+    if (this.m._inf_left() + this.unfed() < 4) throw corrupt("its compressed image data is truncated (no zlib checksum)");
   }
 }
