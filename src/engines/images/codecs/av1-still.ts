@@ -2,6 +2,7 @@ import createAv1StillEncoder, { type Av1StillModule } from "../../../../wasm/av1
 import wasm from "../../../../wasm/av1-still/av1_still_enc.wasm";
 import type { Pixels } from "../types";
 import { emscriptenCodec, type EmscriptenFactory } from "./emscripten";
+import { heapString } from "./per-call-instance";
 
 // Our AV1 still-picture encoder: libaom 3.12 built for WASM with its SSE
 // intrinsics compiled to WASM SIMD (wasm/av1-still/, see its build.sh). It
@@ -17,12 +18,6 @@ const KIND_CODE: Record<Av1StillKind, number> = { "color-420": 0, "color-444": 1
 /** libavif's quality (0..100) to AV1 quantizer (63..0) mapping, so quality means what it means in every libavif tool. */
 export function qualityToQuantizer(quality: number): number {
   return Math.floor(((100 - quality) * 63 + 50) / 100);
-}
-
-function cString(heap: Uint8Array, at: number): string {
-  let s = "";
-  for (let i = at; heap[i] && s.length < 300; i++) s += String.fromCharCode(heap[i]);
-  return s;
 }
 
 /**
@@ -73,7 +68,7 @@ export async function encodeAv1Stills(
       const tools = kind === "alpha" ? tile.alphaScreenTools : tile.screenTools;
       const screen = tools === undefined ? -1 : SCREEN_MASK[tools];
       const n = m._still_encode(at, px.width, px.height, KIND_CODE[kind], quantizer, speed, screen, side);
-      if (n < 0) throw new Error(`AV1 encode failed: ${cString(m.HEAPU8, m._still_message())}.`);
+      if (n < 0) throw new Error(`AV1 encode failed: ${heapString(m.HEAPU8, m._still_message())}.`);
       const out = m.HEAPU8.slice(m._still_output(), m._still_output() + n);
       m._still_release();
       return out;

@@ -1,6 +1,6 @@
 import createInflateBand, { type InflateBandModule } from "../../../../wasm/inflate/inflate_band.js";
 import wasm from "../../../../wasm/inflate/inflate_band.wasm";
-import { type InstanceTicket, perCallInstances, type WithMemory } from "./per-call-instance";
+import { heapString, type InstanceTicket, perCallInstances, type WithMemory } from "./per-call-instance";
 
 // zlib's inflate (wasm/inflate/, see its README) for the PNG band reader: one
 // raw Deflate stream per instance, so concurrent reads never share a stream.
@@ -22,8 +22,5 @@ export function closeInflateBand(m: InflateBand, ticket: InstanceTicket): void {
 
 /** The C side's last message. */
 export function inflateMessage(m: InflateBand): string {
-  const heap = m.HEAPU8;
-  let s = "";
-  for (let i = m._inf_message(); heap[i] && s.length < 200; i++) s += String.fromCharCode(heap[i]);
-  return s;
+  return heapString(m.HEAPU8, m._inf_message());
 }

@@ -1,7 +1,7 @@
 import createWebpBand, { type WebpBandModule } from "../../../../wasm/webp-band/webp_band.js";
 import wasm from "../../../../wasm/webp-band/webp_band.wasm";
 import { samplePeak } from "../../heap";
-import { type InstanceTicket, perCallInstances, type WithMemory } from "./per-call-instance";
+import { heapString, type InstanceTicket, perCallInstances, type WithMemory } from "./per-call-instance";
 
 // Our libwebp build for pictures too big for jSquash's whole-image codec
 // (wasm/webp-band/, see its README): lossy WebP written from YUV planes
@@ -26,8 +26,5 @@ export function closeWebpBand(ticket: InstanceTicket): void {
 
 /** The C side's last message. */
 export function bandMessage(m: WebpBand): string {
-  const heap = m.HEAPU8;
-  let s = "";
-  for (let i = m._band_message(); heap[i] && s.length < 200; i++) s += String.fromCharCode(heap[i]);
-  return s;
+  return heapString(m.HEAPU8, m._band_message());
 }

@@ -1,7 +1,7 @@
 import createAv1Dec, { type Av1DecModule } from "../../../../../wasm/av1-dec/av1_dec.js";
 import wasm from "../../../../../wasm/av1-dec/av1_dec.wasm";
 import { samplePeak } from "../../../heap";
-import { type InstanceTicket, perCallInstances, type WithMemory } from "../../codecs/per-call-instance";
+import { heapString, type InstanceTicket, perCallInstances, type WithMemory } from "../../codecs/per-call-instance";
 
 // Our dav1d build (wasm/av1-dec/, see its README): AV1 frames decoded into
 // YUV planes that stay in the WASM heap while the band source reads them.
@@ -27,8 +27,5 @@ export function closeAv1Dec(m: Av1Dec, ticket: InstanceTicket): void {
 
 /** The C side's last message. */
 export function av1Message(m: Av1Dec): string {
-  const heap = m.HEAPU8;
-  let s = "";
-  for (let i = m._dec_message(); heap[i] && s.length < 200; i++) s += String.fromCharCode(heap[i]);
-  return s;
+  return heapString(m.HEAPU8, m._dec_message());
 }
