@@ -70,16 +70,17 @@ export class ZlibInflater extends PieceQueue {
   private step(): boolean {
     const { m } = this;
     if (m._inf_ended()) return false;
+    let fed = -1;
     if (m._inf_left() === 0) {
       // Read the heap after any call that may have grown it: a grown heap is a new buffer.
-      const fed = this.copyInput(m.HEAPU8.subarray(this.input, this.input + IN_BYTES));
-      if (fed === 0) return false;
-      m._inf_feed(fed);
+      fed = this.copyInput(m.HEAPU8.subarray(this.input, this.input + IN_BYTES));
+      if (fed > 0) m._inf_feed(fed);
     }
+    // Even with no input left, zlib may hold output a full buffer cut short.
     const n = m._inf_step();
     if (n < 0) throw corrupt(`its compressed image data is damaged (${inflateMessage(m)})`);
     if (n > 0 && !this.discard) this.push(m.HEAPU8.slice(this.output, this.output + n));
-    return true;
+    return n > 0 || fed !== 0;
   }
 
   /** Makes at least n bytes available. */
