@@ -1,8 +1,7 @@
 import createAv1StillEncoder, { type Av1StillModule } from "../../../../wasm/av1-still/av1_still_enc.js";
 import wasm from "../../../../wasm/av1-still/av1_still_enc.wasm";
 import type { Pixels } from "../types";
-import { emscriptenCodec, type EmscriptenFactory } from "./emscripten";
-import { heapString } from "./per-call-instance";
+import { emscriptenCodec, type EmscriptenFactory, heapString } from "./emscripten";
 
 // Our AV1 still-picture encoder: libaom 3.12 built for WASM with its SSE
 // intrinsics compiled to WASM SIMD (wasm/av1-still/, see its build.sh). It

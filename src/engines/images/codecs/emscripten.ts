@@ -94,6 +94,13 @@ async function loadEmscripten<M>(name: string, factory: EmscriptenFactory<M>, wa
   return { module, messages, clear: () => void messages.splice(0) };
 }
 
+/** The NUL-terminated string at `at` in an Emscripten heap (our C sides' messages), at most `max` characters. */
+export function heapString(heap: Uint8Array, at: number, max = 300): string {
+  let s = "";
+  for (let i = at; heap[i] && s.length < max; i++) s += String.fromCharCode(heap[i]);
+  return s;
+}
+
 /** A thrown Emscripten ExitStatus or Error, as text. */
 export function describeFailure(err: unknown, messages: readonly string[]): string {
   const said = messages.filter((m) => m.trim()).join("; ");

@@ -1,6 +1,7 @@
 import createInflateBand, { type InflateBandModule } from "../../../../wasm/inflate/inflate_band.js";
 import wasm from "../../../../wasm/inflate/inflate_band.wasm";
-import { heapString, type InstanceTicket, perCallInstances, type WithMemory } from "./per-call-instance";
+import { heapString } from "./emscripten";
+import { type InstanceTicket, perCallInstances, type WithMemory } from "./per-call-instance";
 
 // zlib's inflate (wasm/inflate/, see its README) for the PNG band reader: one
 // raw Deflate stream per instance, so concurrent reads never share a stream.

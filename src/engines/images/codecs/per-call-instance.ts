@@ -15,13 +15,6 @@ type Factory<M> = (opts: {
 
 export type WithMemory<M> = M & { memory: WebAssembly.Memory };
 
-/** The NUL-terminated string at `at` in an Emscripten heap (our C sides' messages), at most `max` characters. */
-export function heapString(heap: Uint8Array, at: number, max = 300): string {
-  let s = "";
-  for (let i = at; heap[i] && s.length < max; i++) s += String.fromCharCode(heap[i]);
-  return s;
-}
-
 /**
  * A call's hold on its instance, given back to `close`. A plain token, not a
  * WeakRef: creating or dereferencing a WeakRef keeps its target alive to the

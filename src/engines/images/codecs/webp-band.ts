@@ -1,7 +1,8 @@
 import createWebpBand, { type WebpBandModule } from "../../../../wasm/webp-band/webp_band.js";
 import wasm from "../../../../wasm/webp-band/webp_band.wasm";
 import { samplePeak } from "../../heap";
-import { heapString, type InstanceTicket, perCallInstances, type WithMemory } from "./per-call-instance";
+import { heapString } from "./emscripten";
+import { type InstanceTicket, perCallInstances, type WithMemory } from "./per-call-instance";
 
 // Our libwebp build for pictures too big for jSquash's whole-image codec
 // (wasm/webp-band/, see its README): lossy WebP written from YUV planes

@@ -107,7 +107,7 @@ export class JpegBandSource implements BandSource {
     }
     const steps = g.components.map((c) => tables.get(c.tq));
     if (steps.some((s) => !s)) return null;
-    return { g, fullHeightChroma: y.v === 1, steps: steps as Uint16Array[], bands: (targetPixels) => this.coefficientBands(targetPixels) };
+    return { g, steps: steps as Uint16Array[], bands: (targetPixels) => this.coefficientBands(targetPixels) };
   }
 
   private *coefficientBands(targetPixels: number): Generator<CoefBand> {

@@ -39,8 +39,6 @@ export interface BandSource {
 /** A 4:2:0 or 4:2:2 YCbCr JPEG's coefficients, read in bands of MCU rows (jpeg/band-source.ts). */
 export interface YcbcrCoefficients {
   g: FrameGeometry;
-  /** 4:2:2: Cb and Cr have every row (half the width), not half of them. */
-  fullHeightChroma: boolean;
   /** Quantisation steps of components 0, 1 and 2 (Y, Cb, Cr), in zig-zag order like the coefficients. */
   steps: Uint16Array[];
   /** Bands of about `targetPixels` pixels, in order, covering every MCU row once. */

@@ -145,6 +145,8 @@ export class WebpBandWriter implements RowSink {
   async writeYcbcr(source: YcbcrCoefficients): Promise<boolean> {
     const { orientation, alpha } = this.meta;
     const { g } = source;
+    // 4:2:2 (luma 2x1): Cb and Cr have every row, not half of them.
+    const fullHeightChroma = g.components[0].v === 1 ? 1 : 0;
     if (alpha || this.rows > 0 || g.width !== this.width || g.height !== this.height) return false;
     if (orientation !== 1 && (this.width % 2 || this.height % 2)) return false;
     try {
@@ -159,13 +161,13 @@ export class WebpBandWriter implements RowSink {
           const heap = new Int16Array(m.HEAPU8.buffer, at, 64 * (blocks + 1));
           heap.set(source.steps[ci]);
           heap.set(band.planes[ci].subarray(0, 64 * blocks), 64);
-          if (!m._enc_coef_blocks(ci, band.firstMcuRow * c.v, band.mcuRows * c.v, c.bw, source.fullHeightChroma ? 1 : 0))
+          if (!m._enc_coef_blocks(ci, band.firstMcuRow * c.v, band.mcuRows * c.v, c.bw, fullHeightChroma))
             throw new Error(`WebP encode failed: ${bandMessage(m)}.`);
         }
         this.rows = Math.min(this.height, (band.firstMcuRow + band.mcuRows) * g.mcuH);
         memoryProbe.sample();
       }
-      m._enc_coef_done(source.fullHeightChroma ? 1 : 0);
+      m._enc_coef_done(fullHeightChroma);
     } catch (err) {
       await this.close();
       throw err;

@@ -1,7 +1,8 @@
 import createAv1Dec, { type Av1DecModule } from "../../../../../wasm/av1-dec/av1_dec.js";
 import wasm from "../../../../../wasm/av1-dec/av1_dec.wasm";
 import { samplePeak } from "../../../heap";
-import { heapString, type InstanceTicket, perCallInstances, type WithMemory } from "../../codecs/per-call-instance";
+import { heapString } from "../../codecs/emscripten";
+import { type InstanceTicket, perCallInstances, type WithMemory } from "../../codecs/per-call-instance";
 
 // Our dav1d build (wasm/av1-dec/, see its README): AV1 frames decoded into
 // YUV planes that stay in the WASM heap while the band source reads them.
