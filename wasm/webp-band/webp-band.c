@@ -28,6 +28,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wasm_simd128.h>
 
 // libwebp's RGB->YUV(A) helpers are static: this file takes the whole
 // translation unit (build.sh leaves picture_csp_enc.c out of the library).
@@ -313,25 +314,32 @@ int enc_rows(int rows) {
 static int coef_ready;
 // kBasisT[u][x] = C(u)/2 * cos((2x+1) u pi / 16), C(0) = 1/sqrt(2), C(u) = 1:
 // the 8-point inverse DCT as a sum over u of coefficient times row u.
-static float kBasisT[8][8];
+static float kBasisT[8][8] __attribute__((aligned(16)));
 // Natural (row-major) position of zig-zag index k.
 static const uint8_t kZigzagToNatural[64] = {
     0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,
     12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6,  7,  14, 21, 28,
     35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51,
     58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
-// JPEG sample (0..255, full range) to VP8's: luma 16..235, chroma 16..240.
-static uint8_t kToStudio[2][256];
+
+// JPEG's full range (0..255) to VP8's studio range, folded into the
+// transform: a sample s = f + 128 becomes lo + (s - base) * scale, rounded.
+// Luma 0..255 to 16..235, chroma 128 +- 128 to 128 +- 112 (16..240).
+typedef struct {
+  float scale;   // applied to the dequantised coefficients
+  float offset;  // what f * scale is added to (with 0.5 for rounding)
+  int lo, hi;    // the range's ends
+} StudioRange;
+static const StudioRange kStudio[2] = {
+    {219.0f / 255, 16 + 128 * 219.0f / 255 + 0.5f, 16, 235},
+    {224.0f / 255, 128 + 0.5f, 16, 240},
+};
 
 static void coef_init(void) {
   if (coef_ready) return;
   for (int u = 0; u < 8; ++u) {
     const double c = u == 0 ? sqrt(0.5) : 1.0;
     for (int x = 0; x < 8; ++x) kBasisT[u][x] = (float)(c / 2 * cos((2 * x + 1) * u * M_PI / 16));
-  }
-  for (int i = 0; i < 256; ++i) {
-    kToStudio[0][i] = (uint8_t)floor(16 + i * 219.0 / 255 + 0.5);
-    kToStudio[1][i] = (uint8_t)floor(128 + (i - 128) * 224.0 / 255 + 0.5);
   }
   coef_ready = 1;
 }
@@ -348,47 +356,61 @@ int16_t* enc_coef_buffer(int blocks) {
   return coef_buf;
 }
 
-// One block to 64 samples (row-major), studio range for `chroma` or luma.
-static void block_samples(const int16_t* zz, const float* steps, const uint8_t* studio, uint8_t* out) {
-  float c[64];
-  int ac = 0;
-  memset(c, 0, sizeof(c));
-  for (int k = 0; k < 64; ++k) {
-    if (zz[k]) {
-      c[kZigzagToNatural[k]] = zz[k] * steps[k];
+// One block (zig-zag order) to 64 studio-range samples, row-major. `steps`
+// are the quantisation steps times the range's scale. Separable float IDCT
+// on WASM SIMD (a row of 8 is two f32x4), over the rows that have a
+// coefficient: most blocks of a photo have one to three.
+static void block_samples(const int16_t* zz, const float* steps, const StudioRange* r, uint8_t* out) {
+  float c[64] __attribute__((aligned(16)));
+  for (int i = 0; i < 64; i += 4) wasm_v128_store(c + i, wasm_f32x4_splat(0));
+  int row_mask = 0, ac = 0;
+  for (int k0 = 0; k0 < 64; k0 += 8) {
+    // Eight zig-zag positions at once: past the last coefficient all are 0.
+    if (!wasm_v128_any_true(wasm_v128_load(zz + k0))) continue;
+    for (int k = k0; k < k0 + 8; ++k) {
+      if (!zz[k]) continue;
+      const int n = kZigzagToNatural[k];
+      c[n] = zz[k] * steps[k];
+      row_mask |= 1 << (n >> 3);
       ac |= k;
     }
   }
   if (!ac) {  // only DC: a flat block (f = F00 / 8)
-    const float v = c[0] / 8 + 128.5f;
-    const uint8_t s = studio[v <= 0 ? 0 : v >= 255 ? 255 : (int)v];
-    memset(out, s, 64);
+    const int v = (int)(c[0] / 8 + r->offset);  // offset > 0: truncation rounds
+    memset(out, v < r->lo ? r->lo : v > r->hi ? r->hi : v, 64);
     return;
   }
-  // Rows: t[v][x] = sum over u of c[v][u] * basis(u, x).
-  float t[64];
+  // Rows: t[v] = sum over u of c[v][u] * basis row u.
+  v128_t t[8][2];
+  int rows[8], nrows = 0;
   for (int v = 0; v < 8; ++v) {
-    float* tr = t + v * 8;
+    if (!(row_mask & (1 << v))) continue;
     const float* cr = c + v * 8;
-    for (int x = 0; x < 8; ++x) tr[x] = 0;
+    v128_t a0 = wasm_f32x4_splat(0), a1 = a0;
     for (int u = 0; u < 8; ++u) {
-      const float cu = cr[u];
-      if (cu == 0) continue;
-      for (int x = 0; x < 8; ++x) tr[x] += cu * kBasisT[u][x];
+      if (cr[u] == 0) continue;
+      const v128_t cu = wasm_f32x4_splat(cr[u]);
+      a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(cu, wasm_v128_load(&kBasisT[u][0])));
+      a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(cu, wasm_v128_load(&kBasisT[u][4])));
     }
+    t[nrows][0] = a0;
+    t[nrows][1] = a1;
+    rows[nrows++] = v;
   }
-  // Columns: f[y][x] = sum over v of basis(v, y) * t[v][x].
+  // Columns: out[y] = offset + sum over v of basis(v, y) * t[v], rounded,
+  // clamped to the range, 8 bytes a row.
+  const v128_t offset = wasm_f32x4_splat(r->offset);
+  const v128_t lo = wasm_i16x8_splat((int16_t)r->lo), hi = wasm_i16x8_splat((int16_t)r->hi);
   for (int y = 0; y < 8; ++y) {
-    float acc[8] = {0};
-    for (int v = 0; v < 8; ++v) {
-      const float b = kBasisT[v][y];
-      const float* tr = t + v * 8;
-      for (int x = 0; x < 8; ++x) acc[x] += b * tr[x];
+    v128_t a0 = offset, a1 = offset;
+    for (int i = 0; i < nrows; ++i) {
+      const v128_t b = wasm_f32x4_splat(kBasisT[rows[i]][y]);
+      a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(b, t[i][0]));
+      a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(b, t[i][1]));
     }
-    for (int x = 0; x < 8; ++x) {
-      const float s = acc[x] + 128.5f;
-      out[y * 8 + x] = studio[s <= 0 ? 0 : s >= 255 ? 255 : (int)s];
-    }
+    v128_t s = wasm_i16x8_narrow_i32x4(wasm_i32x4_trunc_sat_f32x4(a0), wasm_i32x4_trunc_sat_f32x4(a1));
+    s = wasm_i16x8_min(wasm_i16x8_max(s, lo), hi);
+    wasm_v128_store64_lane(out + y * 8, wasm_u8x16_narrow_i16x8(s, s), 0);
   }
 }
 
@@ -398,7 +420,12 @@ static void put_block(uint8_t* plane, int stride, const uint8_t* px, int x0, int
   const int w = cw - x0 < 8 ? cw - x0 : 8;
   const int h = ch - y0 < rows ? ch - y0 : rows;
   if (E.orientation == 1) {
-    for (int j = 0; j < h; ++j) memcpy(plane + (size_t)(y0 + j) * stride + x0, px + j * 8, w);
+    uint8_t* dst = plane + (size_t)y0 * stride + x0;
+    if (w == 8) {  // a constant size: a plain 8-byte store, not a call
+      for (int j = 0; j < h; ++j) memcpy(dst + (size_t)j * stride, px + j * 8, 8);
+    } else {
+      for (int j = 0; j < h; ++j) memcpy(dst + (size_t)j * stride, px + j * 8, w);
+    }
     return;
   }
   for (int j = 0; j < h; ++j) {
@@ -433,9 +460,9 @@ int enc_coef_blocks(int plane, int block_row, int block_rows, int blocks_wide, i
   const int rows_per_block_row = plane == 0 || full_height ? 8 : 16;  // picture rows
   uint8_t* base = plane == 0 ? E.pic.y : plane == 1 ? E.pic.u : E.pic.v;
   const int stride = plane == 0 ? E.pic.y_stride : E.pic.uv_stride;
-  const uint8_t* studio = kToStudio[plane == 0 ? 0 : 1];
+  const StudioRange* studio = &kStudio[plane == 0 ? 0 : 1];
   float steps[64];
-  for (int k = 0; k < 64; ++k) steps[k] = (uint16_t)coef_buf[k];
+  for (int k = 0; k < 64; ++k) steps[k] = (uint16_t)coef_buf[k] * studio->scale;
   // Bands come in order, Y, Cb then Cr; the rows count once Cr has come (a
   // chroma block row covers 16 rows).
   if (plane == 2 && block_row * rows_per_block_row != E.next_y) {
@@ -457,12 +484,12 @@ int enc_coef_blocks(int plane, int block_row, int block_rows, int blocks_wide, i
       }
       // Rows 2j and 2j + 1 averaged, as libwebp averages RGB rows; a last
       // odd row stands alone.
+      // (u8x16 avgr rounds up: (a + b + 1) >> 1.)
       for (int j = 0; j < 4; ++j) {
+        const v128_t two = wasm_v128_load(px + 16 * j);
         const int has_pair = src_y0 + 2 * j + 1 < src_rows;
-        for (int i = 0; i < 8; ++i) {
-          const int a = px[16 * j + i];
-          px[8 * j + i] = (uint8_t)(has_pair ? (a + px[16 * j + 8 + i] + 1) >> 1 : a);
-        }
+        const v128_t avg = has_pair ? wasm_u8x16_avgr(two, wasm_i64x2_shuffle(two, two, 1, 0)) : two;
+        wasm_v128_store64_lane(px + 8 * j, avg, 0);
       }
       put_block(base, stride, px, x0, src_y0 / 2, cw, ch, 4);
     }
