@@ -61,6 +61,8 @@ async function photoSet(ctx) {
     "sample.jpg 290x442": { bytes: new Uint8Array(sampleJpg), name: "sample.jpg", format: "jpeg" },
     "photo 1600x2440 jpg": { bytes: await make(1600, 2440, "jpeg"), name: "photo.jpg", format: "jpeg" },
     "photo 6000x4000 jpg (24 MP)": { bytes: await make(6000, 4000, "jpeg"), name: "big.jpg", format: "jpeg", big: true },
+    // A phone's photo: the size issue #10's speed targets name (phoneTargets only).
+    "photo 4000x3000 jpg (12 MP)": { bytes: await make(4000, 3000, "jpeg"), name: "phone.jpg", format: "jpeg", big: true, only: "phone" },
     "sample.png 290x442 16-bit": { bytes: new Uint8Array(samplePng), name: "sample.png", format: "png" },
     "photo 1000x1525 png": { bytes: await make(1000, 1525, "png"), name: "photo.png", format: "png" },
     "photo 1000x1525 jpg": { bytes: await make(1000, 1525, "jpeg"), name: "small.jpg", format: "jpeg" },
@@ -128,6 +130,7 @@ async function timed(ctx, runs, fn) {
 
 async function compress(ctx, photos) {
   for (const [label, p] of Object.entries(photos)) {
+    if (p.only) continue;
     const q = 70;
     const runs = p.big ? BIG_RUNS : RUNS;
     const { median_ms, last } = await timed(ctx, runs, () => call(ctx, "/api/v1/image/compress", p.bytes, p.name, { quality: q }));
@@ -302,12 +305,105 @@ async function webpAtPhoneSize(ctx, photos) {
   ctx.row({ tool: "image-convert", case: "6000x4000 webp (24 MP) -> png", ms: median_ms, bytes: last.json.meta.output_size, ...peer });
 }
 
+/**
+ * PSNR (dB) of a decoded output against the input's own decode (djpeg), by
+ * ImageMagick's compare; null when a tool is missing. Both sides are
+ * validated this way: a fast wrong file would not pass for a result.
+ */
+function psnrAgainst(refPpm, file, format) {
+  const ppm = `${file}.ppm`;
+  const decode =
+    format === "webp"
+      ? ["dwebp", ["-quiet", file, "-ppm", "-o", ppm]]
+      : format === "avif"
+        ? ["avifdec", [file, `${file}.png`]]
+        : ["sh", ["-c", `djpeg "${file}" > "${ppm}"`]];
+  if (spawnSync(decode[0], decode[1]).status !== 0) return null;
+  const decoded = format === "avif" ? `${file}.png` : ppm;
+  // compare writes the metric to stderr and exits 1 when the pictures differ at all.
+  const r = spawnSync("compare", ["-metric", "PSNR", refPpm, decoded, "null:"], { encoding: "utf8" });
+  const db = Number.parseFloat(r.stderr);
+  return Number.isFinite(db) ? db : null;
+}
+
+/**
+ * Issue #10's three speed targets on a 12 MP camera JPEG (4000x3000, 4:2:0),
+ * each beside the peer the issue names, in one run: compress at q75 within
+ * 2x of `djpeg | cjpeg -quality 75` at equal or smaller size; WebP within
+ * 1.5x of `cwebp -q 75` at equal size; AVIF within 2x of avifenc at most 5%
+ * larger. Both outputs are decoded and held against the input's own decode.
+ */
+async function phoneTargets(ctx, photos) {
+  const p = photos["photo 4000x3000 jpg (12 MP)"];
+  const input = write(ctx, "phone.jpg", p.bytes);
+  const ref = rawOf(ctx, input, "jpeg");
+  const cases = [
+    {
+      tool: "image-compress",
+      path: "/api/v1/image/compress",
+      fields: { quality: 75 },
+      format: "jpeg",
+      runs: BIG_RUNS,
+      target: 2,
+      peer: "djpeg | cjpeg -quality 75",
+      cmd: "sh",
+      args: (out) => ["-c", `djpeg "${input}" | cjpeg -quality 75 > "${out}"`],
+    },
+    {
+      tool: "image-convert",
+      path: "/api/v1/image/convert",
+      fields: { target_format: "webp", quality: 75 },
+      format: "webp",
+      runs: BIG_RUNS,
+      target: 1.5,
+      peer: "cwebp -q 75 -m 4",
+      cmd: "cwebp",
+      args: (out) => ["-quiet", "-q", "75", "-m", "4", input, "-o", out],
+    },
+    {
+      tool: "image-convert",
+      path: "/api/v1/image/convert",
+      fields: { target_format: "avif", quality: 85 },
+      format: "avif",
+      runs: 1,
+      target: 2,
+      peer: "avifenc -j 1 -s 6 -y 420 (q85 = quantizer 9)",
+      cmd: "avifenc",
+      args: (out) => ["-j", "1", "-s", "6", "-y", "420", "--min", "9", "--max", "9", input, out],
+    },
+  ];
+  for (const c of cases) {
+    const peerOut = join(ctx.tmp, `phone-peer.${c.format}`);
+    const n = ctx.native(c.cmd, c.args(peerOut), { runs: c.runs });
+    const { median_ms, last } = await timed(ctx, c.runs, () => call(ctx, c.path, p.bytes, p.name, c.fields));
+    const ours = write(ctx, `phone-ours.${c.format}`, await _download(ctx, last.json.url));
+    const peerBytes = n ? size(peerOut) : undefined;
+    const notes = [`within ${c.target}x is the target`];
+    if (n && Number.isFinite(n.median_ms)) notes.push(`${(median_ms / n.median_ms).toFixed(2)}x the peer's time`);
+    if (peerBytes) notes.push(`${(((last.json.meta.output_size - peerBytes) / peerBytes) * 100).toFixed(1)}% size`);
+    if (ref) {
+      const db = (f) => psnrAgainst(ref, f, c.format)?.toFixed(2) ?? "?";
+      notes.push(peerBytes ? `PSNR ${db(ours)} dB (peer ${db(peerOut)} dB)` : `PSNR ${db(ours)} dB`);
+    }
+    const peer = n ? { peer: c.peer, peer_ms: n.median_ms, peer_bytes: peerBytes } : {};
+    ctx.row({
+      tool: c.tool,
+      case: `12 MP jpg -> ${c.format} q${c.fields.quality}`,
+      ms: median_ms,
+      bytes: last.json.meta.output_size,
+      note: notes.join(", "),
+      ...peer,
+    });
+  }
+}
+
 export async function run(ctx) {
   const photos = await photoSet(ctx);
   await compress(ctx, photos);
   await convert(ctx, photos);
   await resize(ctx, photos);
   await webpAtPhoneSize(ctx, photos);
+  await phoneTargets(ctx, photos);
   await bigMemory(ctx, photos);
   await engineLiveMemory(ctx, photos);
 }

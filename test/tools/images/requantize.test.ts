@@ -4,7 +4,7 @@ import { STD_AC_CHROMA, STD_AC_LUMA, STD_DC_CHROMA, STD_DC_LUMA } from "../../..
 import { parseJpeg } from "../../../src/engines/images/jpeg/markers";
 import { mozjpegTables, readQuantTables } from "../../../src/engines/images/jpeg/quant-tables";
 import { ProgressiveReader } from "../../../src/engines/images/jpeg/progressive";
-import { canRequantize } from "../../../src/engines/images/jpeg/requantize";
+import { canRequantize, requantizeJpeg, requantizeProbe } from "../../../src/engines/images/jpeg/requantize";
 import { EOI_BYTES, jpegHeader, ScanEncoder, type HuffmanSet } from "../../../src/engines/images/jpeg/write";
 import { decodeLargeJpeg } from "../../../src/engines/images/memory/streaming";
 import type { Pixels } from "../../../src/engines/images/types";
@@ -12,6 +12,7 @@ import { ok } from "./client";
 import { cmykJpeg, file, jpegOf, photo } from "../../support/images/fixtures";
 import { formatOf, sizeOf } from "./inspect";
 import { pixelsOf } from "../../support/images/pixels";
+import { withRestarts } from "../../support/images/restarts";
 
 // JPEG compress re-quantises coefficients (no pixel round trip) when the
 // layout allows; progressive files are read band by band, every scan resumed
@@ -99,6 +100,29 @@ describe("JPEG compress in the DCT domain", () => {
     expect(await canRequantize(at444, 95)).toBe(true);
     expect(await canRequantize(at444, 70)).toBe(false);
     expect(await canRequantize(parseJpeg(cmykJpeg()), 95)).toBe(false);
+  });
+
+  it("writes its second pass from the first pass's symbol log, the same file as decoding the input again", async () => {
+    // Sequential (logged straight from the scan, with and without restart
+    // markers) and progressive (logged from bands), each over several bands.
+    const sequential = await encodeJpeg(photo(1200, 900), 92, { fixedSubsampling: true, progressive: false });
+    for (const [name, input] of [
+      ["sequential", sequential],
+      ["sequential with restarts", withRestarts(sequential, 3)],
+      ["progressive", await encodeJpeg(photo(1200, 900), 85, { fixedSubsampling: true, progressive: true })],
+    ] as const) {
+      const s = parseJpeg(input);
+      expect(await canRequantize(s, 60), name).toBe(true);
+      const before = { ...requantizeProbe };
+      const out = await ok(PATH, { file: file(input, "a.jpg"), quality: "60" });
+      expect(requantizeProbe.fromLog, name).toBe(before.fromLog + 1);
+      expect(requantizeProbe.decodedAgain, name).toBe(before.decodedAgain);
+      // A log capped below what the picture needs: dropped, the file decoded again.
+      const again = await requantizeJpeg(input, s, 60, {}, 64 * 1024, 4096);
+      expect(requantizeProbe.decodedAgain, name).toBe(before.decodedAgain + 1);
+      expect(Buffer.from(again).equals(Buffer.from(out.bytes)), `${name}: the same bytes either way`).toBe(true);
+      expect(out.bytes.length, name).toBeLessThan(input.length);
+    }
   });
 
   it("compresses a 3 MP 4:4:4 JPEG through the MozJPEG band path", async () => {

@@ -82,10 +82,27 @@ function scanEnd(b: Uint8Array, from: number): number {
 }
 
 /**
+ * Full parses by input: one call reads the same file's layout several times
+ * (size, orientation, ICC, then the coefficients), and finding a big scan's
+ * end costs milliseconds. Inputs are never written to in place.
+ */
+const parsed = new WeakMap<Uint8Array, JpegStructure>();
+
+/**
  * Parses the marker layout. With `headerOnly` it stops at the frame header,
  * which is all a size check needs.
  */
 export function parseJpeg(b: Uint8Array, headerOnly = false): JpegStructure {
+  if (headerOnly) return parseLayout(b, true);
+  let out = parsed.get(b);
+  if (!out) {
+    out = parseLayout(b, false);
+    parsed.set(b, out);
+  }
+  return out;
+}
+
+function parseLayout(b: Uint8Array, headerOnly: boolean): JpegStructure {
   const out: JpegStructure = { frame: null, segments: [], scans: [], complete: false };
   if (b.length < 4 || b[0] !== 0xff || b[1] !== SOI) return out;
   let i = 2;

@@ -1,14 +1,15 @@
+import { reserveMemory } from "../../../runtime/memory";
 import { concat } from "../util/bytes";
 import { withJpegMetadata } from "../formats/metadata";
 import { memoryProbe } from "../memory/probe";
 import { forEachBlockInMcuOrder, type CoefBand } from "./band";
-import { countBlock } from "./blocks";
 import type { FrameGeometry } from "./frame";
 import { optimalSpec } from "./huffman";
 import { isArithmetic, type JpegStructure } from "./markers";
 import { ProgressiveReader } from "./progressive";
 import { dqtPayload, mozjpegTables, readQuantTables } from "./quant-tables";
 import { isStreamable, SequentialReader } from "./sequential";
+import { quadsOf, requantized, SymbolLog } from "./symbol-log";
 import { EOI_BYTES, jpegHeader, ScanEncoder, type HuffmanSet } from "./write";
 
 // Compressing a JPEG into a JPEG in the DCT domain: the stored coefficients
@@ -18,7 +19,9 @@ import { EOI_BYTES, jpegHeader, ScanEncoder, type HuffmanSet } from "./write";
 // several times faster than decode + MozJPEG encode and adds no pixel-domain
 // rounding; a step that is already coarser in the input is kept as it is (the
 // coefficient is then copied exactly). Bounded memory: one band of
-// coefficients at a time, the input read twice (frequencies, then coding).
+// coefficients at a time; the first pass counts the symbols for optimal
+// tables and logs them (symbol-log.ts), the second writes them, or reads the
+// input again when the log would pass its cap.
 
 interface CoefSource {
   g: FrameGeometry;
@@ -94,9 +97,7 @@ function requantizeBand(band: CoefBand, ratios: Float64Array[]): void {
       const v = plane[i];
       if (v === 0) continue;
       const k = i & 63;
-      const f = r[k];
-      const add = k === 0 ? 0.5 : AC_ROUNDING;
-      plane[i] = v > 0 ? (v * f + add) | 0 : -((-v * f + add) | 0);
+      plane[i] = requantized(v, r[k], k === 0 ? 0.5 : AC_ROUNDING);
     }
   }
 }
@@ -114,15 +115,32 @@ function outputFrame(g: FrameGeometry, steps: Uint16Array[]): { g: FrameGeometry
 }
 
 /**
- * Coefficients kept between the two passes at most (16 MB: about 5 MP at
- * 4:2:0). Decoding the entropy-coded data is a quarter of compress's time, so
- * a picture this size is decoded once, not twice; larger ones still stream.
+ * The symbol log's cap (16 MB: 4 M symbols, a 24 MP photo at q75 needs about
+ * 2 M). Past it the log is dropped and the second pass decodes the file
+ * again, as pictures close to noise need.
  */
-const KEEP_COEFFICIENT_BYTES = 16 * 1024 * 1024;
+const SYMBOL_LOG_BYTES = 16 * 1024 * 1024;
 
-/** All of a picture's quantised coefficients, as 16-bit values. */
-function coefficientBytes(g: FrameGeometry): number {
-  return g.components.reduce((sum, c) => sum + g.mcusY * c.v * c.bw * 64 * 2, 0);
+/**
+ * Which second pass each compress took, for tests (the Worker runs in the
+ * test's isolate; both passes write the same file, so only this tells them
+ * apart). Counters only grow.
+ */
+export const requantizeProbe = { fromLog: 0, decodedAgain: 0 };
+
+/**
+ * What a compress holds besides its input, for the isolate's memory
+ * governor: the symbol log (its cap, or less for a small file: a
+ * value costs the input at least two bits, and each block has at most five
+ * symbols that may cost one: DC 0, EOB, ZRLs), the output (about the input's
+ * size at most, in a buffer that doubles, then copied out) and a band of
+ * coefficients (progressive input, or the second reading when the log
+ * overflowed: a megapixel at 4:4:4, 6 MB).
+ */
+function requantizeBytes(input: number, g: FrameGeometry): number {
+  const blocks = g.components.reduce((sum, c) => sum + g.mcusY * c.v * c.bw, 0);
+  const log = Math.min(SYMBOL_LOG_BYTES, 4 * (4 * input + 5 * blocks));
+  return 4 * 2 ** 20 + log + 3 * input + 6 * 2 ** 20;
 }
 
 function rowsPerBand(g: FrameGeometry, pixels: number): number {
@@ -136,43 +154,50 @@ export async function requantizeJpeg(
   quality: number,
   meta: { icc?: Uint8Array; orientation?: number },
   bandPixels = 1 << 20,
+  logBytes = SYMBOL_LOG_BYTES,
 ): Promise<Uint8Array> {
   const first = reader(b, s);
   const g = first.g;
+  await reserveMemory(requantizeBytes(b.length, g));
   const { steps, ratios } = await outputSteps(s, g, quality);
   const rows = rowsPerBand(g, bandPixels);
 
-  // Pass 1: symbol frequencies of the re-quantised coefficients. A picture
-  // whose coefficients fit KEEP_COEFFICIENT_BYTES keeps them for pass 2
-  // instead of decoding the file a second time.
-  const keep = coefficientBytes(g) <= KEEP_COEFFICIENT_BYTES;
-  const kept: CoefBand[] = [];
+  // Pass 1: symbol frequencies of the re-quantised coefficients, and the
+  // symbols themselves while they fit the log.
+  const log = new SymbolLog(logBytes);
   const dcFreq = [new Float64Array(257), new Float64Array(257)];
   const acFreq = [new Float64Array(257), new Float64Array(257)];
-  const preds = g.components.map(() => 0);
-  for (let done = 0; done < g.mcusY; ) {
-    const band = first.next(rows);
-    requantizeBand(band, ratios);
-    if (keep) kept.push(band);
-    forEachBlockInMcuOrder(g, band, (ci, at) => {
-      const t = ci === 0 ? 0 : 1;
-      const plane = band.planes[ci];
-      countBlock(dcFreq[t], acFreq[t], plane, at, preds[ci]);
-      preds[ci] = plane[at];
-    });
-    done += band.mcuRows;
-    memoryProbe.sample();
+  if (first instanceof SequentialReader) {
+    // Straight from the scan: each value re-quantised as it is decoded.
+    first.logScan(log, dcFreq, acFreq, ratios, AC_ROUNDING, rows);
+  } else {
+    // Progressive: the coefficients come a band at a time.
+    const preds = g.components.map(() => 0);
+    for (let done = 0; done < g.mcusY; ) {
+      const band = first.next(rows);
+      const quads = band.planes.map(quadsOf);
+      forEachBlockInMcuOrder(g, band, (ci, at) => {
+        const t = ci === 0 ? 0 : 1;
+        preds[ci] = log.block(dcFreq[t], acFreq[t], t === 1, band.planes[ci], quads[ci], at, preds[ci], ratios[ci], AC_ROUNDING);
+      });
+      done += band.mcuRows;
+      memoryProbe.sample();
+    }
   }
 
-  // Pass 2: the same coefficients again, coded with tables optimal for them.
+  // Pass 2: the same symbols coded with tables optimal for them, from the
+  // log or, when it overflowed, from the file decoded and re-quantised again.
   const huff: HuffmanSet = {
     dc: [optimalSpec(dcFreq[0]), optimalSpec(dcFreq[1])],
     ac: [optimalSpec(acFreq[0]), optimalSpec(acFreq[1])],
   };
   const out = outputFrame(g, steps);
   const enc = new ScanEncoder(out.g, huff);
-  if (keep) for (const band of kept.splice(0)) enc.encode(band);
-  else {
+  if (!log.overflowed) {
+    requantizeProbe.fromLog++;
+    enc.encodeLogged(log);
+  } else {
+    requantizeProbe.decodedAgain++;
     const second = reader(b, s);
     for (let done = 0; done < g.mcusY; ) {
       const band = second.next(rows);

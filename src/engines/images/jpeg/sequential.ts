@@ -4,6 +4,8 @@ import { emptyBand, forEachBlockInMcuOrder, type CoefBand } from "./band";
 import { geometry, parseScanHeader, readTables, type FrameGeometry } from "./frame";
 import type { DecodeTable } from "./huffman";
 import { isProgressive, type JpegStructure } from "./markers";
+import { memoryProbe } from "../memory/probe";
+import type { SymbolLog } from "./symbol-log";
 import type { ScanTables } from "./write";
 
 /** Sequential (baseline/extended Huffman) files whose single scan carries every component. */
@@ -92,6 +94,36 @@ export class SequentialReader {
     this.row += n;
     if (this.copyable) this.rowStart[this.row] = this.r.mark();
     return band;
+  }
+
+  /**
+   * The whole scan into `log`, block by block in MCU order, each value
+   * re-quantised as it is decoded (SymbolLog.decodedBlock): a compress's
+   * first pass, with no band of coefficients. Use on a fresh reader; the
+   * memory probe is sampled every `sampleRows` MCU rows, as at band ends.
+   */
+  logScan(log: SymbolLog, dcFreq: Float64Array[], acFreq: Float64Array[], ratios: Float64Array[], acRounding: number, sampleRows: number): void {
+    const { g, r } = this;
+    const inPreds = g.components.map(() => 0);
+    const outPreds = g.components.map(() => 0);
+    let mcu = 0;
+    for (let my = 0; my < g.mcusY; my++) {
+      for (let mx = 0; mx < g.mcusX; mx++, mcu++) {
+        if (this.restartInterval && mcu > 0 && mcu % this.restartInterval === 0) {
+          r.restart();
+          inPreds.fill(0);
+        }
+        for (let ci = 0; ci < g.components.length; ci++) {
+          const c = g.components[ci];
+          const t = ci === 0 ? 0 : 1;
+          for (let b = c.h * c.v; b > 0; b--) {
+            log.decodedBlock(r, this.dc[ci], this.ac[ci], dcFreq[t], acFreq[t], ci, inPreds, outPreds, ratios[ci], acRounding);
+          }
+        }
+      }
+      if ((my + 1) % sampleRows === 0) memoryProbe.sample();
+    }
+    this.row = g.mcusY;
   }
 
   /**

@@ -5,6 +5,7 @@ import { BitWriter } from "./bit-io";
 import { encodeBlock } from "./blocks";
 import type { FrameGeometry } from "./frame";
 import { encodeTable, type EncodeTable, type HuffmanSpec } from "./huffman";
+import type { LoggedTables, SymbolLog } from "./symbol-log";
 
 // Writes a baseline (or extended, for 16-bit quantisers) sequential JPEG from
 // coefficients: one interleaved scan, tables 0 for the first component and 1
@@ -76,6 +77,7 @@ export class ScanEncoder {
   private readonly dc: EncodeTable[];
   private readonly ac: EncodeTable[];
   private readonly preds: number[];
+  private readonly logged: LoggedTables;
   readonly out = new BitWriter();
 
   constructor(
@@ -86,7 +88,13 @@ export class ScanEncoder {
     const ac = [encodeTable(huff.ac[0]), encodeTable(huff.ac[1])];
     this.dc = g.components.map((_, i) => dc[i === 0 ? 0 : 1]);
     this.ac = g.components.map((_, i) => ac[i === 0 ? 0 : 1]);
+    this.logged = [dc[0], ac[0], dc[1], ac[1]];
     this.preds = g.components.map(() => 0);
+  }
+
+  /** Writes a symbol log made with this encoder's tables' frequencies. */
+  encodeLogged(log: SymbolLog): void {
+    log.writeTo(this.out, this.logged);
   }
 
   encode(band: CoefBand): void {
