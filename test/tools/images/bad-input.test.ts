@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
+import { encodeJpeg } from "../../../src/engines/images/codecs/jpeg";
+import { STD_AC_CHROMA, STD_AC_LUMA, STD_DC_CHROMA, STD_DC_LUMA } from "../../../src/engines/images/jpeg/huffman";
+import { parseJpeg } from "../../../src/engines/images/jpeg/markers";
+import { EOI_BYTES, jpegHeader, ScanEncoder, type HuffmanSet } from "../../../src/engines/images/jpeg/write";
+import { concat } from "../../../src/engines/images/util/bytes";
 import { fails, withKey } from "./client";
 import { file, gifOf, jpegOf, photo, pngBomb, pngOf, webpOf } from "../../support/images/fixtures";
 
@@ -47,6 +52,32 @@ function gifBomb(): Uint8Array {
   ]);
 }
 
+/**
+ * A baseline 4:4:4 JPEG over 2 MP (so it is read in bands) whose codes are
+ * all valid but whose luma DC climbs past anything 8-bit samples reach
+ * (2000, then 3000 for every block): what damaged entropy-coded data often
+ * decodes to. A band that starts mid-picture must code its first DC whole,
+ * which no baseline table can.
+ */
+function dcOverflowJpeg(): Uint8Array {
+  const width = 1800;
+  const height = 1200;
+  const mcusX = width / 8;
+  const mcusY = height / 8;
+  const comps = [1, 2, 3].map((id, i) => ({ id, h: 1, v: 1, tq: i === 0 ? 0 : 1, bw: mcusX, bh: mcusY, realBw: mcusX, realBh: mcusY }));
+  const g = { width, height, hmax: 1, vmax: 1, mcusX, mcusY, mcuH: 8, components: comps };
+  const dqt = [0, 1].map((id) => Uint8Array.from({ length: 65 }, (_, k) => (k === 0 ? id : 1)));
+  const planes = comps.map((_, ci) => {
+    const p = new Int16Array(mcusX * mcusY * 64);
+    if (ci === 0) for (let i = 0; i < p.length; i += 64) p[i] = i === 0 ? 2000 : 3000;
+    return p;
+  });
+  const tables: HuffmanSet = { dc: [STD_DC_LUMA, STD_DC_CHROMA], ac: [STD_AC_LUMA, STD_AC_CHROMA] };
+  const enc = new ScanEncoder(g, tables);
+  enc.encode({ firstMcuRow: 0, mcuRows: mcusY, planes });
+  return concat([jpegHeader(g, dqt, height, tables), enc.finish(), EOI_BYTES]);
+}
+
 async function badInputs(): Promise<[string, File, string][]> {
   const jpeg = await jpegOf(photo(200, 150));
   const png = await pngOf(photo(200, 150));
@@ -76,6 +107,28 @@ describe("bad image input", () => {
         expect(await fails(path, { file: upload, ...fields }, 422, auth), `${label} on ${path}`).toBe(code);
       }
     }
+    expect(await balanceOf(acct.token)).toBe(100);
+  });
+
+  it("answers 422 for a JPEG whose coded data is damaged where compress stays in the DCT domain, baseline and progressive", async () => {
+    const acct = await accountWithKey({ credits: 100 });
+    for (const progressive of [false, true]) {
+      // 4:2:0, so compress re-quantises it instead of decoding pixels (which libjpeg would patch over).
+      const jpeg = await encodeJpeg(photo(320, 240), 90, { fixedSubsampling: true, progressive });
+      const damaged = jpeg.slice();
+      // Sixty-four stuffed 0xFF bytes in the first scan: a run of 1-bits is no Huffman code.
+      const start = parseJpeg(jpeg).scans[0].start + 40;
+      for (let i = 0; i < 128; i += 2) damaged.set([0xff, 0x00], start + i);
+      const code = await fails("/api/v1/image/compress", { file: file(damaged, "damaged.jpg"), quality: "60" }, 422, withKey(acct.key));
+      expect(code, progressive ? "progressive" : "baseline").toBe("invalid_image");
+    }
+    expect(await balanceOf(acct.token)).toBe(100);
+  });
+
+  it("answers 422 when a big JPEG's values cannot be coded again for its bands, where a 500 used to escape", async () => {
+    const acct = await accountWithKey({ credits: 100 });
+    const upload = file(dcOverflowJpeg(), "overflow.jpg");
+    expect(await fails("/api/v1/image/convert", { file: upload, target_format: "png" }, 422, withKey(acct.key))).toBe("invalid_image");
     expect(await balanceOf(acct.token)).toBe(100);
   });
 

@@ -1,4 +1,5 @@
 import { EngineError } from "../../errors";
+import { damagedJpeg } from "./damaged";
 import type { BandSource, PixelBand, YcbcrCoefficients } from "../memory/bands";
 import { memoryProbe } from "../memory/probe";
 import type { CoefBand } from "./band";
@@ -38,7 +39,7 @@ export class JpegBandSource implements BandSource {
       const arithmetic = !!s.frame && isArithmetic(s.frame.marker);
       this.reader = arithmetic ? new ArithmeticPlanes(b, s) : isStreamable(s) ? new SequentialReader(b, s) : new ProgressiveReader(b, s);
     } catch (err) {
-      throw new EngineError("corrupt", `The JPEG could not be decoded: ${err instanceof Error ? err.message : "damaged data"}.`);
+      throw damagedJpeg(err);
     }
     this.precision = s.frame?.precision ?? 8;
     this.width = this.reader.g.width;
@@ -66,7 +67,7 @@ export class JpegBandSource implements BandSource {
       // Bands are read-only from here on, so the readers' arrays (or views) are used as they are.
       return this.reader.next(rows);
     } catch (err) {
-      throw new EngineError("corrupt", `The JPEG could not be decoded: ${err instanceof Error ? err.message : "damaged data"}.`);
+      throw damagedJpeg(err);
     }
   }
 
@@ -75,6 +76,20 @@ export class JpegBandSource implements BandSource {
     const r = this.reader;
     if (!(r instanceof SequentialReader) || !r.copyable || r.g.components.length === 4) return null;
     return copiedBandPixels(r, first, from, to, this.extra);
+  }
+
+  /**
+   * Rows `from` to `to` of MCUs as pixels: the file's own bits where they can
+   * be copied, else the coefficients coded again. A damaged file's values may
+   * not fit a code (a DC difference past the tables' magnitudes): that is the
+   * file's fault, answered as the 422 its decoding would give.
+   */
+  private async windowPixels(g: FrameGeometry, above: CoefBand | null, current: CoefBand, next: CoefBand | null, from: number, to: number) {
+    try {
+      return (await this.copied(above ?? current, from, to)) ?? (await this.coded(g, [above, current, next && sliceRows(g, next, 0, 1)]));
+    } catch (err) {
+      throw damagedJpeg(err);
+    }
   }
 
   /** The window's pixels from its coefficients, coded again as a baseline JPEG. */
@@ -132,7 +147,7 @@ export class JpegBandSource implements BandSource {
       // One MCU row of the following band is enough context for upsampling.
       const from = (above ?? current).firstMcuRow;
       const to = current.firstMcuRow + current.mcuRows + (next ? 1 : 0);
-      const px = (await this.copied(above ?? current, from, to)) ?? (await this.coded(g, [above, current, next && sliceRows(g, next, 0, 1)]));
+      const px = await this.windowPixels(g, above, current, next, from, to);
       const skip = above ? g.mcuH : 0;
       const y = current.firstMcuRow * g.mcuH;
       const rows = Math.min(current.mcuRows * g.mcuH, this.height - y);

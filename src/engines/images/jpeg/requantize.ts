@@ -3,6 +3,7 @@ import { concat } from "../util/bytes";
 import { withJpegMetadata } from "../formats/metadata";
 import { memoryProbe } from "../memory/probe";
 import { forEachBlockInMcuOrder, type CoefBand } from "./band";
+import { damagedJpeg } from "./damaged";
 import type { FrameGeometry } from "./frame";
 import { optimalSpec } from "./huffman";
 import { isArithmetic, type JpegStructure } from "./markers";
@@ -51,19 +52,28 @@ export async function canRequantize(s: JpegStructure, quality: number): Promise<
   return !(y.id === 0x52 && cb.id === 0x47 && cr.id === 0x42);
 }
 
+/** Runs a step that decodes the input: a damaged file's error becomes the 422 the other JPEG roads answer, not a 500. */
+function decoding<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (err) {
+    throw damagedJpeg(err);
+  }
+}
+
 function reader(b: Uint8Array, s: JpegStructure): CoefSource {
   return isStreamable(s) ? new SequentialReader(b, s) : new ProgressiveReader(b, s);
 }
 
 /** Output steps per component: MozJPEG's at `quality`, or the input's where that is coarser already. */
 async function outputSteps(s: JpegStructure, g: FrameGeometry, quality: number): Promise<{ steps: Uint16Array[]; ratios: Float64Array[] }> {
-  const input = readQuantTables(s, s.scans[0].offset);
+  const input = decoding(() => readQuantTables(s, s.scans[0].offset));
   const target = await mozjpegTables(quality);
   const steps: Uint16Array[] = [];
   const ratios: Float64Array[] = [];
   g.components.forEach((c, i) => {
     const qin = input.get(c.tq);
-    if (!qin) throw new Error(`component ${c.id} refers to a missing quantisation table`);
+    if (!qin) throw damagedJpeg(new Error(`component ${c.id} refers to a missing quantisation table`));
     const want = i === 0 ? target.luma : target.chroma;
     const q = new Uint16Array(64);
     const r = new Float64Array(64);
@@ -156,7 +166,7 @@ export async function requantizeJpeg(
   bandPixels = 1 << 20,
   logBytes = SYMBOL_LOG_BYTES,
 ): Promise<Uint8Array> {
-  const first = reader(b, s);
+  const first = decoding(() => reader(b, s));
   const g = first.g;
   await reserveMemory(requantizeBytes(b.length, g));
   const { steps, ratios } = await outputSteps(s, g, quality);
@@ -169,12 +179,12 @@ export async function requantizeJpeg(
   const acFreq = [new Float64Array(257), new Float64Array(257)];
   if (first instanceof SequentialReader) {
     // Straight from the scan: each value re-quantised as it is decoded.
-    first.logScan(log, dcFreq, acFreq, ratios, AC_ROUNDING, rows);
+    decoding(() => first.logScan(log, dcFreq, acFreq, ratios, AC_ROUNDING, rows));
   } else {
     // Progressive: the coefficients come a band at a time.
     const preds = g.components.map(() => 0);
     for (let done = 0; done < g.mcusY; ) {
-      const band = first.next(rows);
+      const band = decoding(() => first.next(rows));
       const quads = band.planes.map(quadsOf);
       forEachBlockInMcuOrder(g, band, (ci, at) => {
         const t = ci === 0 ? 0 : 1;
@@ -198,9 +208,9 @@ export async function requantizeJpeg(
     enc.encodeLogged(log);
   } else {
     requantizeProbe.decodedAgain++;
-    const second = reader(b, s);
+    const second = decoding(() => reader(b, s));
     for (let done = 0; done < g.mcusY; ) {
-      const band = second.next(rows);
+      const band = decoding(() => second.next(rows));
       requantizeBand(band, ratios);
       enc.encode(band);
       done += band.mcuRows;

@@ -1,4 +1,5 @@
 import { EngineError } from "../../errors";
+import { damagedJpeg } from "./damaged";
 import { memoryProbe } from "../memory/probe";
 import type { Pixels } from "../types";
 import type { CoefBand } from "./band";
@@ -88,7 +89,7 @@ export class ScaledJpegSource implements BandSource {
     try {
       this.reader = isStreamable(s) ? new SequentialReader(b, s) : new ProgressiveReader(b, s);
     } catch (err) {
-      throw new EngineError("corrupt", `The JPEG could not be decoded: ${err instanceof Error ? err.message : "damaged data"}.`);
+      throw damagedJpeg(err);
     }
     const g = this.reader.g;
     this.n = 8 / denominator;
@@ -175,7 +176,7 @@ export class ScaledJpegSource implements BandSource {
       try {
         band = this.reader.next(step);
       } catch (err) {
-        throw new EngineError("corrupt", `The JPEG could not be decoded: ${err instanceof Error ? err.message : "damaged data"}.`);
+        throw damagedJpeg(err);
       }
       const comps = g.components.map((_, ci) => this.samples(band, ci));
       const rows = Math.min(band.mcuRows * rowsPerMcu, this.height - y);
