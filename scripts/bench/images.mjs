@@ -16,7 +16,7 @@ export const title = "Images";
 const RUNS = 5;
 const BIG_RUNS = 3;
 
-async function _download(_ctx, url) {
+async function download(_ctx, url) {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`download ${url}: ${res.status}`);
   return new Uint8Array(await res.arrayBuffer());
@@ -294,7 +294,7 @@ async function webpAtPhoneSize(ctx, photos) {
     const { median_ms, last } = await timed(ctx, BIG_RUNS, () => call(ctx, "/api/v1/image/convert", p.bytes, p.name, { target_format: "webp", quality: q }));
     const peer = n ? { peer: `cwebp -q ${q} -m 4`, peer_ms: n.median_ms, peer_bytes: size(out) } : {};
     ctx.row({ tool: "image-convert", case: `${label} q${q}`, ms: median_ms, bytes: last.json.meta.output_size, ...peer });
-    if (p === big) webp24 = await _download(ctx, last.json.url);
+    if (p === big) webp24 = await download(ctx, last.json.url);
   }
   if (!webp24) return;
   const input = write(ctx, "webp-24.webp", webp24);
@@ -376,7 +376,7 @@ async function phoneTargets(ctx, photos) {
     const peerOut = join(ctx.tmp, `phone-peer.${c.format}`);
     const n = ctx.native(c.cmd, c.args(peerOut), { runs: c.runs });
     const { median_ms, last } = await timed(ctx, c.runs, () => call(ctx, c.path, p.bytes, p.name, c.fields));
-    const ours = write(ctx, `phone-ours.${c.format}`, await _download(ctx, last.json.url));
+    const ours = write(ctx, `phone-ours.${c.format}`, await download(ctx, last.json.url));
     const peerBytes = n ? size(peerOut) : undefined;
     const notes = [`within ${c.target}x is the target`];
     if (n && Number.isFinite(n.median_ms)) notes.push(`${(median_ms / n.median_ms).toFixed(2)}x the peer's time`);

@@ -4,6 +4,7 @@ import type { Pixels } from "../types";
 import type { CoefBand } from "./band";
 import type { FrameGeometry } from "./frame";
 import { BitWriter, category } from "./bit-io";
+import { damagedJpeg } from "./damaged";
 import { encodeBlock } from "./blocks";
 import { encodeTable, withExtraCodes, STD_AC_CHROMA, STD_AC_LUMA, STD_DC_CHROMA, STD_DC_LUMA } from "./huffman";
 import { jpegBandProbe } from "./probe";
@@ -40,7 +41,12 @@ export async function bandPixels(g: FrameGeometry, dqt: Uint8Array[], band: Coef
   const top = band.firstMcuRow * g.mcuH;
   const height = Math.min(band.mcuRows * g.mcuH, g.height - top);
   const enc = new ScanEncoder(g, STANDARD_TABLES);
-  enc.encode(band);
+  try {
+    enc.encode(band);
+  } catch (err) {
+    // Only damaged data decodes to a value the standard tables cannot code (a DC past 8-bit range).
+    throw damagedJpeg(err);
+  }
   jpegBandProbe.codedBands++;
   const jpeg = concat([jpegHeader(g, dqt, height, STANDARD_TABLES, extra), enc.finish(), EOI_BYTES]);
   return decodeJpeg(jpeg);

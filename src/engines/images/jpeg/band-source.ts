@@ -78,20 +78,6 @@ export class JpegBandSource implements BandSource {
     return copiedBandPixels(r, first, from, to, this.extra);
   }
 
-  /**
-   * Rows `from` to `to` of MCUs as pixels: the file's own bits where they can
-   * be copied, else the coefficients coded again. A damaged file's values may
-   * not fit a code (a DC difference past the tables' magnitudes): that is the
-   * file's fault, answered as the 422 its decoding would give.
-   */
-  private async windowPixels(g: FrameGeometry, above: CoefBand | null, current: CoefBand, next: CoefBand | null, from: number, to: number) {
-    try {
-      return (await this.copied(above ?? current, from, to)) ?? (await this.coded(g, [above, current, next && sliceRows(g, next, 0, 1)]));
-    } catch (err) {
-      throw damagedJpeg(err);
-    }
-  }
-
   /** The window's pixels from its coefficients, coded again as a baseline JPEG. */
   private coded(g: FrameGeometry, parts: (CoefBand | null)[]) {
     const window = joinBands(
@@ -147,7 +133,7 @@ export class JpegBandSource implements BandSource {
       // One MCU row of the following band is enough context for upsampling.
       const from = (above ?? current).firstMcuRow;
       const to = current.firstMcuRow + current.mcuRows + (next ? 1 : 0);
-      const px = await this.windowPixels(g, above, current, next, from, to);
+      const px = (await this.copied(above ?? current, from, to)) ?? (await this.coded(g, [above, current, next && sliceRows(g, next, 0, 1)]));
       const skip = above ? g.mcuH : 0;
       const y = current.firstMcuRow * g.mcuH;
       const rows = Math.min(current.mcuRows * g.mcuH, this.height - y);

@@ -124,12 +124,14 @@ function outputFrame(g: FrameGeometry, steps: Uint16Array[]): { g: FrameGeometry
   return { g: { ...g, components: g.components.map((c, i) => ({ ...c, tq: tq[i] })) }, dqt: unique.map((q, id) => dqtPayload(id, q)) };
 }
 
+const MiB = 2 ** 20;
+
 /**
  * The symbol log's cap (16 MB: 4 M symbols, a 24 MP photo at q75 needs about
  * 2 M). Past it the log is dropped and the second pass decodes the file
  * again, as pictures close to noise need.
  */
-const SYMBOL_LOG_BYTES = 16 * 1024 * 1024;
+const SYMBOL_LOG_BYTES = 16 * MiB;
 
 /**
  * Which second pass each compress took, for tests (the Worker runs in the
@@ -140,17 +142,17 @@ export const requantizeProbe = { fromLog: 0, decodedAgain: 0 };
 
 /**
  * What a compress holds besides its input, for the isolate's memory
- * governor: the symbol log (its cap, or less for a small file: a
- * value costs the input at least two bits, and each block has at most five
- * symbols that may cost one: DC 0, EOB, ZRLs), the output (about the input's
- * size at most, in a buffer that doubles, then copied out) and a band of
- * coefficients (progressive input, or the second reading when the log
- * overflowed: a megapixel at 4:4:4, 6 MB).
+ * governor: 4 MiB of tables and reader state; the symbol log (its cap, or
+ * less for a small file: a value costs the input at least two bits, and each
+ * block has at most five symbols that may cost one: DC 0, EOB, ZRLs); the
+ * output (about the input's size at most, in a buffer that doubles, then
+ * copied out); and a band of coefficients (progressive input, or the second
+ * reading when the log overflowed: a megapixel at 4:4:4, 6 MiB).
  */
 function requantizeBytes(input: number, g: FrameGeometry): number {
   const blocks = g.components.reduce((sum, c) => sum + g.mcusY * c.v * c.bw, 0);
   const log = Math.min(SYMBOL_LOG_BYTES, 4 * (4 * input + 5 * blocks));
-  return 4 * 2 ** 20 + log + 3 * input + 6 * 2 ** 20;
+  return 4 * MiB + log + 3 * input + 6 * MiB;
 }
 
 function rowsPerBand(g: FrameGeometry, pixels: number): number {
