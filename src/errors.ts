@@ -56,6 +56,7 @@ export const ERROR_CODES = {
   page_http_error: [422, "Page answered with an HTTP error"],
   page_script_failed: [422, "Page script failed"],
   rate_limited: [429, "Too many requests"],
+  request_cancelled: [499, "Client closed the request"],
   internal_error: [500, "Internal error"],
   engine_failed: [500, "Processing failed"],
   service_unavailable: [503, "Service unavailable"],

@@ -28,6 +28,8 @@ const NOT_TOOL_CODES = new Set<ErrorCode>([
   "delivery_not_redeliverable",
   "gone",
   "unsafe_webhook_url",
+  // Only the logs see it: the client that would read it has gone.
+  "request_cancelled",
 ]);
 const TOOL_PROBLEMS = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => !NOT_TOOL_CODES.has(code));
 

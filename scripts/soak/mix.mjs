@@ -1,6 +1,7 @@
 // The files and calls of `npm run soak`: every built tool, on files made
 // here (pdf-lib for PDFs, MuPDF in Node for the locked PDF, scans and images),
 // so the run needs nothing beside the checkout.
+import { zipSync } from "fflate";
 import * as mupdf from "mupdf";
 import { PDFDocument } from "pdf-lib";
 import { textPdf } from "../../test/support/pdf.mjs";
@@ -35,6 +36,31 @@ function locked(pdf) {
     buf.destroy();
     doc.destroy();
   }
+}
+
+/** A DOCX of a few hundred KB whose parts inflate to 240 MB (a media part of zeros). */
+function docxBomb() {
+  const xml = (text) => new TextEncoder().encode(text);
+  return zipSync(
+    {
+      "[Content_Types].xml": xml(
+        '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      ),
+      "_rels/.rels": xml(
+        '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="r1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+      ),
+      "word/document.xml": xml(
+        '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>bomb</w:t></w:r></w:p></w:body></w:document>',
+      ),
+      "word/media/zeros.bin": new Uint8Array(240 * 1024 * 1024),
+    },
+    { level: 9 },
+  );
+}
+
+/** Files no tool should accept whole: each must be a clear 4xx, never a 5xx, a hang or a grown isolate. */
+export function hostileFiles() {
+  return { newlines: new Uint8Array(30 * 1024 * 1024).fill(10), docxBomb: docxBomb() };
 }
 
 export async function soakFiles() {
@@ -82,5 +108,22 @@ export function soakMix(f) {
     multipart("image_compress", "/api/v1/image/compress", { file: image(f.photo, "photo.jpg"), quality: "70" }),
     multipart("image_convert", "/api/v1/image/convert", { file: image(f.png, "page.png"), target_format: "webp" }),
     multipart("image_resize", "/api/v1/image/resize", { file: image(f.photo, "photo.jpg"), width: "600" }),
+  ];
+}
+
+// Pages whose script never yields, or that navigate themselves: a render
+// answers 422 page_load_timeout or what the page lands on, and frees its browser.
+const SPINNING_PAGE = "<!doctype html><p>spins</p><script>setTimeout(() => { for (;;) {} }, 0)</script>";
+const REFRESHING_PAGE = '<!doctype html><meta http-equiv="refresh" content="0;url=about:blank"><p>refreshes</p>';
+
+/** Hostile calls, mixed in at a lower rate; 4xx is their expected answer. */
+export function hostileMix(h) {
+  const multipart = (tool, path, fields) => ({ tool, path, headers: {}, body: form(fields), hostile: true });
+  const named = (bytes, name) => new File([bytes], name);
+  return [
+    multipart("txt_newlines", "/api/v1/conversion/single", { file: named(h.newlines, "newlines.txt"), target_format: "pdf" }),
+    multipart("docx_bomb", "/api/v1/conversion/single", { file: named(h.docxBomb, "bomb.docx"), target_format: "pdf" }),
+    multipart("spinning_page", "/api/v1/html/to-pdf", { html: SPINNING_PAGE }),
+    multipart("refresh_page", "/api/v1/html/to-pdf", { html: REFRESHING_PAGE }),
   ];
 }

@@ -8,7 +8,7 @@ export function percentile(values, p) {
 const MiB = 1024 * 1024;
 const pad = (v, n) => String(v).padStart(n);
 
-export function printReport({ base, clients, seconds, results, heaps, charged, dropped }) {
+export function printReport({ base, clients, seconds, results, heaps, charged, cutCharged, dropped, end }) {
   console.log(`\nsoak: ${results.length} calls from ${clients} clients in ${seconds} s against ${base}\n`);
   console.log(`${"tool".padEnd(16)}${pad("calls", 7)}${pad("p50 ms", 9)}${pad("p95 ms", 9)}  statuses`);
   const byTool = Map.groupBy(results, (r) => r.tool);
@@ -20,10 +20,20 @@ export function printReport({ base, clients, seconds, results, heaps, charged, d
   const histogram = [...Map.groupBy(results, (r) => r.status)].map(([s, n]) => `${s}: ${n.length}`).join(", ");
   const serverErrors = results.filter((r) => typeof r.status === "number" && r.status >= 500).length;
   const hangs = results.filter((r) => r.status === "hang").length;
-  const failures = results.filter((r) => typeof r.status === "string" && r.status !== "hang").length;
+  const failures = results.filter((r) => typeof r.status === "string" && r.status !== "hang" && r.status !== "disconnected").length;
+  const cut = results.filter((r) => r.status === "disconnected").length;
+  const hostileAccepted = results.filter((r) => r.hostile && !r.cut && r.status === 200 && !r.tool.endsWith("_page")).length;
   console.log(`\nstatus histogram: ${histogram}`);
-  console.log(`5xx: ${serverErrors}, hangs: ${hangs}, connection errors: ${failures}`);
-  console.log(`credits: charged ${charged} (X-Credits-Charged), balance dropped ${dropped}: ${charged === dropped ? "exact" : "MISMATCH"}`);
+  console.log(`5xx: ${serverErrors}, hangs: ${hangs}, connection errors: ${failures}, cut off by their clients: ${cut}, bombs accepted: ${hostileAccepted}`);
+  const exact = charged + cutCharged === dropped;
+  console.log(
+    `credits: charged ${charged} (X-Credits-Charged) + ${cutCharged} by cut-off calls that had finished, balance dropped ${dropped}: ${exact ? "exact" : "MISMATCH"}`,
+  );
+  const overBudget = end.wasmPeak > end.budget;
+  const leftRunning = end.running !== 0 || end.reserved !== 0 || end.waiting !== 0;
+  console.log(
+    `at the end: running ${end.running}, reserved ${end.reserved}, waiting ${end.waiting}; WASM peak ${(end.wasmPeak / MiB).toFixed(1)} MiB of a ${(end.budget / MiB).toFixed(0)} MiB budget${overBudget ? " (OVER)" : ""}`,
+  );
 
   const engines = [...new Set(heaps.flatMap((h) => Object.keys(h)))].filter((k) => !["t", "calls", "recycled"].includes(k));
   console.log(`\nWASM heaps (MiB) over time; mupdf recycles counted beside it`);
@@ -32,5 +42,5 @@ export function printReport({ base, clients, seconds, results, heaps, charged, d
     const cells = engines.map((e) => pad(h[e] === undefined ? "-" : (h[e] / MiB).toFixed(1), Math.max(8, e.length + 2))).join("");
     console.log(`${pad(h.t, 6)}${pad(h.calls, 8)}${cells}${pad(h.recycled, 10)}`);
   }
-  return serverErrors === 0 && hangs === 0 && failures === 0 && charged === dropped;
+  return serverErrors === 0 && hangs === 0 && failures === 0 && hostileAccepted === 0 && exact && !overBudget && !leftRunning;
 }

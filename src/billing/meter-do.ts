@@ -2,6 +2,8 @@ import { DurableObject } from "cloudflare:workers";
 import { LOW_CREDIT_RATIO } from "../config";
 import { type DurableMigrations, migrateDurableStorage } from "../db/durable-migrations";
 import type { Env } from "../env";
+import { finishJob } from "../jobs/store";
+import { recordLedger } from "./meter";
 
 // One AccountMeter per account (idFromName(accountId)). It is the only writer
 // of that account's balance and of its keys' monthly spend. A Durable Object
@@ -9,7 +11,10 @@ import type { Env } from "../env";
 // method below is a critical section with no await inside: the budget check,
 // the balance check and both debits happen as one atomic step, whichever key
 // or JWT of the account is spending. Debits and refunds are idempotent on
-// the request id.
+// the request id. A tool call's debit stays open until the call settles it;
+// one its call never settles (the client left mid-call, and the Worker's
+// code after an await never ran) is refunded by the object's alarm once the
+// call cannot be running any more.
 
 export interface ChargeRequest {
   requestId: string;
@@ -17,6 +22,20 @@ export interface ChargeRequest {
   keyId: string | null;
   /** The key's monthly credit_limit, or null for no per-key budget. */
   keyLimit: number | null;
+  /**
+   * When the call must have settled (see settle): an open charge past this
+   * is refunded by the object's alarm, since its call can no longer be
+   * running (its client left and the Worker's code after an await never
+   * ran). Omitted: the charge is final at once.
+   */
+  settleBy?: number;
+  /** What the alarm writes to the D1 ledger and the job row when it refunds an open charge. */
+  mirror?: { accountId: string; operation: string; userId: string | null };
+}
+
+export interface SettleOutcome {
+  /** False when the charge had already been refunded (the call was given up on): its result must not be delivered. */
+  settled: boolean;
 }
 
 export type ChargeOutcome =
@@ -47,6 +66,9 @@ export const METER_MIGRATIONS: DurableMigrations = [
    CREATE TABLE IF NOT EXISTS key_spend (key_id TEXT NOT NULL, month TEXT NOT NULL, used INTEGER NOT NULL, PRIMARY KEY (key_id, month));
    CREATE TABLE IF NOT EXISTS charges (request_id TEXT PRIMARY KEY, key_id TEXT, month TEXT NOT NULL, credits INTEGER NOT NULL, refunded INTEGER NOT NULL DEFAULT 0, at INTEGER NOT NULL);
    CREATE TABLE IF NOT EXISTS grants (ref TEXT PRIMARY KEY, credits INTEGER NOT NULL, at INTEGER NOT NULL);`,
+  // 2: charges whose call has not answered yet; the alarm refunds those past settle_by.
+  `CREATE TABLE IF NOT EXISTS open_charges (request_id TEXT PRIMARY KEY, settle_by INTEGER NOT NULL, account_id TEXT NOT NULL, operation TEXT NOT NULL, key_id TEXT, user_id TEXT);
+   CREATE INDEX IF NOT EXISTS open_charges_settle_by ON open_charges (settle_by);`,
 ];
 
 export class AccountMeter extends DurableObject<Env> {
@@ -63,7 +85,80 @@ export class AccountMeter extends DurableObject<Env> {
     return { balance: row.balance, lastTopUp: row.last_topup };
   }
 
-  charge(req: ChargeRequest): ChargeOutcome {
+  async charge(req: ChargeRequest): Promise<ChargeOutcome> {
+    const outcome = this.debit(req);
+    if (outcome.ok && !outcome.replayed && req.settleBy !== undefined && req.mirror) {
+      this.sql.exec(
+        "INSERT INTO open_charges (request_id, settle_by, account_id, operation, key_id, user_id) VALUES (?, ?, ?, ?, ?, ?)",
+        req.requestId,
+        req.settleBy,
+        req.mirror.accountId,
+        req.mirror.operation,
+        req.keyId,
+        req.mirror.userId,
+      );
+      await this.scheduleSweep();
+    }
+    return outcome;
+  }
+
+  /**
+   * The call answered: its charge is final. A charge the alarm (or the
+   * call's own abort listener) already refunded stays refunded, and the
+   * caller learns it must not deliver the result it was not charged for.
+   */
+  async settle(requestId: string): Promise<SettleOutcome> {
+    this.sql.exec("DELETE FROM open_charges WHERE request_id = ?", requestId);
+    const rows = this.sql.exec<{ refunded: number }>("SELECT refunded FROM charges WHERE request_id = ?", requestId).toArray();
+    await this.scheduleSweep();
+    return { settled: rows.length === 0 || rows[0].refunded === 0 };
+  }
+
+  /** Refunds every open charge past its settle_by, mirrors each to D1, and waits for the next one. */
+  override async alarm(): Promise<void> {
+    const due = this.sql
+      .exec<{ request_id: string; account_id: string; operation: string; key_id: string | null; user_id: string | null }>(
+        "SELECT request_id, account_id, operation, key_id, user_id FROM open_charges WHERE settle_by <= ?",
+        Date.now(),
+      )
+      .toArray();
+    for (const open of due) {
+      const outcome = this.refund(open.request_id);
+      if (!outcome.refunded) continue;
+      await this.mirrorAbandoned(open, outcome);
+    }
+    await this.scheduleSweep();
+  }
+
+  private async mirrorAbandoned(
+    open: { request_id: string; account_id: string; operation: string; key_id: string | null; user_id: string | null },
+    outcome: RefundOutcome,
+  ): Promise<void> {
+    // The meter has decided; D1 mirrors it for reports and may lag or fail.
+    try {
+      await recordLedger(this.env, {
+        accountId: open.account_id,
+        kind: "refund",
+        credits: outcome.credits,
+        balanceAfter: outcome.balance,
+        requestId: open.request_id,
+        operation: open.operation,
+        keyId: open.key_id,
+        userId: open.user_id,
+      });
+      await finishJob(this.env, open.request_id, { status: "failed", errorCode: "request_cancelled" });
+    } catch (err) {
+      console.error("mirroring an abandoned call's refund failed", err);
+    }
+  }
+
+  private async scheduleSweep(): Promise<void> {
+    const next = this.sql.exec<{ at: number | null }>("SELECT MIN(settle_by) AS at FROM open_charges").one().at;
+    if (next === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(next);
+  }
+
+  private debit(req: ChargeRequest): ChargeOutcome {
     const before = this.state();
     const previous = this.sql.exec("SELECT 1 FROM charges WHERE request_id = ?", req.requestId).toArray();
     if (previous.length > 0) return { ok: true, balance: before.balance, replayed: true, crossedLow: false };
@@ -107,7 +202,20 @@ export class AccountMeter extends DurableObject<Env> {
       )
       .toArray();
     const charge = rows[0];
-    if (!charge || charge.refunded) return { refunded: false, credits: 0, balance: this.state().balance };
+    if (!charge) {
+      // The call's abort listener may ask before its debit arrives (the two
+      // travel separately): a refunded row with no credits makes that late
+      // debit a replay that charges nothing, and settles as given up.
+      this.sql.exec(
+        "INSERT INTO charges (request_id, key_id, month, credits, refunded, at) VALUES (?, NULL, ?, 0, 1, ?)",
+        requestId,
+        budgetMonth(),
+        Date.now(),
+      );
+      return { refunded: false, credits: 0, balance: this.state().balance };
+    }
+    if (charge.refunded) return { refunded: false, credits: 0, balance: this.state().balance };
+    this.sql.exec("DELETE FROM open_charges WHERE request_id = ?", requestId);
     this.sql.exec("UPDATE charges SET refunded = 1 WHERE request_id = ?", requestId);
     this.sql.exec("UPDATE meter SET balance = balance + ? WHERE id = 1", charge.credits);
     if (charge.key_id !== null) {

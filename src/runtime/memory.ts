@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { peakReport, releaseIdleHeaps, samplePeak, wasmTotal } from "../engines/heap";
 import { ApiError } from "../errors";
+import { type CallLease, cancelled, currentLease, isLive, onAbort } from "./call-lease";
 
 // The isolate's memory governor. A Worker isolate has 128 MB for JavaScript
 // and every WebAssembly memory together, shared by all the requests it holds,
@@ -15,6 +16,11 @@ import { ApiError } from "../errors";
 // The sum is deliberately cautious: a running call's reservation and the
 // heap growth it causes are both counted. That makes concurrent heavy calls
 // take turns rather than meet at the limit.
+//
+// A reservation belongs to its call's lease (call-lease.ts): when the
+// client goes away, or the longest possible call has passed, it stops
+// counting at once, whether or not the call's own code ever runs again, and
+// a waiter whose request is gone is dropped from the queue, never admitted.
 
 const MiB = 1024 * 1024;
 
@@ -48,6 +54,7 @@ export function configureMemory(next: Partial<MemoryLimits>): MemoryLimits {
 interface Reservation {
   bytes: number;
   label: string;
+  lease: CallLease | null;
 }
 
 interface Waiter {
@@ -63,9 +70,23 @@ const POLL_MS = 10;
 const scope = new AsyncLocalStorage<Reservation>();
 const running = new Set<Reservation>();
 const queue: Waiter[] = [];
-const stats = { admitted: 0, queued: 0, refused: 0, releasedIdle: 0, largestReservation: 0 };
+const stats = { admitted: 0, queued: 0, refused: 0, releasedIdle: 0, largestReservation: 0, abandoned: 0 };
 
-const reserved = (except?: Reservation) => [...running].reduce((n, r) => (r === except ? n : n + r.bytes), 0);
+/** Drops what calls whose lease has ended still hold or wait for. */
+function dropAbandoned(): void {
+  for (const r of running) {
+    if (isLive(r.lease)) continue;
+    running.delete(r);
+    stats.abandoned++;
+  }
+  for (let i = queue.length - 1; i >= 0; i--) {
+    if (isLive(queue[i].reservation.lease)) continue;
+    queue.splice(i, 1);
+    stats.abandoned++;
+  }
+}
+
+const reserved = (except?: Reservation) => [...running].filter((r) => isLive(r.lease)).reduce((n, r) => (r === except ? n : n + r.bytes), 0);
 const committed = (except?: Reservation) => wasmTotal() + reserved(except);
 
 /**
@@ -75,14 +96,20 @@ const committed = (except?: Reservation) => wasmTotal() + reserved(except);
  */
 export async function withMemory<T>(bytes: number, label: string, work: () => Promise<T>): Promise<T> {
   if (scope.getStore()) return work();
-  const reservation: Reservation = { bytes: 0, label };
-  await grow(reservation, bytes);
+  const reservation: Reservation = { bytes: 0, label, lease: currentLease() };
+  // The abort listener runs even when the call's own code never resumes.
+  const stopListening = reservation.lease
+    ? onAbort(reservation.lease, () => {
+        stats.abandoned++;
+        release(reservation);
+      })
+    : () => undefined;
   try {
+    await grow(reservation, bytes);
     return await scope.run(reservation, work);
   } finally {
-    running.delete(reservation);
-    samplePeak();
-    wake();
+    stopListening();
+    release(reservation);
   }
 }
 
@@ -96,7 +123,17 @@ export async function reserveMemory(bytes: number): Promise<void> {
   if (reservation && bytes > reservation.bytes) await grow(reservation, bytes);
 }
 
+function release(reservation: Reservation): void {
+  running.delete(reservation);
+  const waiting = queue.findIndex((w) => w.reservation === reservation);
+  if (waiting >= 0) queue.splice(waiting, 1);
+  samplePeak();
+  wake();
+}
+
 async function grow(reservation: Reservation, bytes: number): Promise<void> {
+  dropAbandoned();
+  if (!isLive(reservation.lease)) throw cancelled();
   const wanted = Math.min(bytes, limits.budgetBytes);
   // Alone but short of room: idle engines give their memory back first.
   if (running.size === 0 && wasmTotal() + wanted > limits.budgetBytes) {
@@ -116,6 +153,10 @@ async function grow(reservation: Reservation, bytes: number): Promise<void> {
   wake();
   const deadline = Date.now() + limits.queueWaitMs;
   while (!waiter.admitted) {
+    if (!isLive(reservation.lease)) {
+      release(reservation);
+      throw cancelled();
+    }
     if (Date.now() >= deadline) {
       queue.splice(queue.indexOf(waiter), 1);
       refuse(`no memory came free within ${Math.round(limits.queueWaitMs / 1000)} s`);
@@ -153,6 +194,7 @@ function take(reservation: Reservation, bytes: number): void {
  * When nothing runs, idle engines give their memory back first.
  */
 function wake(): void {
+  dropAbandoned();
   const order = [...running];
   const growing = queue.filter((w) => running.has(w.reservation)).sort((x, y) => order.indexOf(x.reservation) - order.indexOf(y.reservation));
   for (const w of growing) if (fits(w.reservation, w.bytes)) admit(w);
@@ -179,6 +221,7 @@ function refuse(why: string): never {
 
 /** For GET /admin/v1/runtime: the budget, what is held and reserved now, the peak since start, and the queue. */
 export function memoryReport() {
+  dropAbandoned();
   return {
     wasm_total: wasmTotal(),
     wasm_peak: samplePeak(),
@@ -192,5 +235,6 @@ export function memoryReport() {
     queued: stats.queued,
     refused: stats.refused,
     released_idle: stats.releasedIdle,
+    abandoned: stats.abandoned,
   };
 }

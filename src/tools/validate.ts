@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { LIMITS } from "../config";
 import { ApiError, ERROR_CODES, type ErrorCode, type FieldError } from "../errors";
+import { reserveMemory } from "../runtime/memory";
 
 /** The one validation hook: zod issues -> problem+json with per-field errors. */
 export function validationError(error: z.ZodError): ApiError {
@@ -28,26 +29,73 @@ function declaredLength(req: Request): number | null {
   return v && /^\d+$/.test(v) ? Number(v) : null;
 }
 
-/** Reads a multipart or JSON body into a plain object, enforcing byte limits first. */
+const MiB = 1024 * 1024;
+/** What a body costs while it is parsed: its bytes, and the parsed copy (form parts, or the JSON text and its values). */
+const bodyCost = (bytes: number) => 2 * bytes;
+/** The first step of a body of undeclared length (chunked); the reservation grows as it arrives. */
+const UNDECLARED_STEP = MiB;
+
+/** The memory to admit for a request's body before it is read (tools/pipeline.ts). */
+export function bodyReservation(req: Request): number {
+  const length = declaredLength(req);
+  return bodyCost(Math.min(length ?? UNDECLARED_STEP, LIMITS.requestBytes));
+}
+
+const tooLarge = () => new ApiError("payload_too_large", `The request body exceeds ${LIMITS.requestBytes} bytes.`);
+
+/**
+ * Reads and parses a multipart or JSON body, enforcing the byte limit first.
+ * A body with a declared length is parsed as it streams (HTTP framing ends
+ * it there, and the caller admitted its size); one without (chunked) is
+ * counted as it arrives, the memory reservation raised with it, and cut off
+ * at the limit, so no body is ever held unaccounted.
+ */
 export async function readBody(req: Request, kind: "multipart" | "json"): Promise<unknown> {
   const length = declaredLength(req);
-  if (length !== null && length > LIMITS.requestBytes) {
-    throw new ApiError("payload_too_large", `The request body exceeds ${LIMITS.requestBytes} bytes.`);
-  }
+  if (length !== null && length > LIMITS.requestBytes) throw tooLarge();
   const type = (req.headers.get("Content-Type") ?? "").toLowerCase();
-  if (kind === "json") {
-    if (!type.includes("application/json")) throw new ApiError("unsupported_media_type", "This endpoint expects application/json.");
-    const text = await req.text();
-    if (text.length > LIMITS.requestBytes) throw new ApiError("payload_too_large", "The request body is too large.");
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw new ApiError("invalid_json", "The request body is not valid JSON.");
-    }
-  }
-  if (!type.includes("multipart/form-data") && !type.includes("application/x-www-form-urlencoded")) {
+  const isJson = type.includes("application/json");
+  if (kind === "json" && !isJson) throw new ApiError("unsupported_media_type", "This endpoint expects application/json.");
+  if (kind === "multipart" && !type.includes("multipart/form-data") && !type.includes("application/x-www-form-urlencoded")) {
     throw new ApiError("unsupported_media_type", "This endpoint expects multipart/form-data.");
   }
+  const body = length === null && req.body ? new Request(req.url, { method: "POST", headers: req.headers, body: await readCounted(req.body) }) : req;
+  return kind === "json" ? parseJson(body) : parseForm(body);
+}
+
+async function readCounted(stream: ReadableStream<Uint8Array>): Promise<Blob> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  let admitted = UNDECLARED_STEP;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > LIMITS.requestBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    if (received > admitted) {
+      admitted = Math.min(LIMITS.requestBytes, admitted * 2);
+      await reserveMemory(bodyCost(admitted));
+    }
+    chunks.push(value);
+  }
+  return new Blob(chunks);
+}
+
+async function parseJson(req: Request): Promise<unknown> {
+  const text = await req.text();
+  if (text.length > LIMITS.requestBytes) throw tooLarge();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid JSON.");
+  }
+}
+
+async function parseForm(req: Request): Promise<unknown> {
   let form: FormData;
   try {
     form = await req.formData();

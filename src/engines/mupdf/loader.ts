@@ -1,5 +1,6 @@
 import createMupdf from "../../../wasm/mupdf-factory.js";
 import mupdfWasm from "../../../wasm/mupdf-wasm.wasm";
+import { type CallLease, cancelled, currentLease, isLive } from "../../runtime/call-lease";
 import { registerHeap, samplePeak } from "../heap";
 import { pdfImageRoads } from "./dct-road";
 import { currentCall, trackWrappers, withTrackedWrappers, type MupdfCall } from "./lifetime";
@@ -29,8 +30,30 @@ interface EmscriptenModuleHooks {
 // start clears the cache so the next request can try again.
 let loading: Promise<Instance> | undefined;
 let current: Instance | undefined;
-let callsRunning = 0;
-const stats = { instances: 0, recycled: 0, releasedIdle: 0, replacementsAbandoned: 0 };
+/**
+ * MuPDF calls under way, each with the lease of the request that owns it.
+ * A call whose request was cancelled may never reach its `finally` (see
+ * call-lease.ts); it stops counting ABANDONED_GRACE_MS after its lease
+ * ended, so a vanished client can neither pin a grown instance nor stall
+ * the calls waiting for its replacement. The grace covers local workerd,
+ * where a cancelled call's code does run on to its end.
+ */
+const running = new Map<MupdfCall, { lease: CallLease | null; deadSince: number | null }>();
+const ABANDONED_GRACE_MS = 5_000;
+
+function callsRunning(): number {
+  const now = Date.now();
+  for (const [call, owner] of running) {
+    if (isLive(owner.lease)) continue;
+    owner.deadSince ??= now;
+    if (now - owner.deadSince >= ABANDONED_GRACE_MS) {
+      running.delete(call);
+      stats.abandoned++;
+    }
+  }
+  return running.size;
+}
+const stats = { instances: 0, recycled: 0, releasedIdle: 0, replacementsAbandoned: 0, abandoned: 0 };
 
 /**
  * The MuPDF instance for the running call. The first time a call asks, it
@@ -39,10 +62,13 @@ const stats = { instances: 0, recycled: 0, releasedIdle: 0, replacementsAbandone
  */
 export async function loadMupdf(): Promise<Mupdf> {
   const call = currentCall();
+  const lease = currentLease();
+  // A call whose client is gone starts no more MuPDF work.
+  if (!isLive(lease)) throw cancelled();
   if (call && !call.usesMupdf) {
     await replacementDone();
     call.usesMupdf = true;
-    callsRunning++;
+    running.set(call, { lease, deadSince: null });
   }
   loading ??= start().catch((err: unknown) => {
     loading = undefined;
@@ -89,16 +115,21 @@ export async function withMupdfCall<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await withTrackedWrappers(call, work);
   } finally {
-    if (call.usesMupdf) afterMupdfCall();
+    if (call.usesMupdf) afterMupdfCall(call);
   }
 }
 
-function afterMupdfCall(): void {
+function afterMupdfCall(call: MupdfCall): void {
   samplePeak();
-  callsRunning--;
+  running.delete(call);
   current?.mupdf.emptyStore();
   if (mupdfHeapBytes() > MUPDF_RECYCLE_BYTES) replacing ??= gate();
-  if (callsRunning === 0 && replacing) {
+  replaceWhenIdle();
+}
+
+/** Swaps in a fresh instance once no live MuPDF call runs on the one due for replacement. */
+function replaceWhenIdle(): void {
+  if (callsRunning() === 0 && replacing) {
     recycle();
     replacing.open();
     replacing = undefined;
@@ -138,6 +169,9 @@ async function replacementDone(): Promise<void> {
   if (!waiting) return;
   const deadline = Date.now() + MAX_REPLACEMENT_WAIT_MS;
   while (!waiting.opened) {
+    // The last call on the old instance may have been abandoned (its client left).
+    replaceWhenIdle();
+    if (waiting.opened) return;
     if (Date.now() >= deadline) {
       if (replacing === waiting) {
         stats.replacementsAbandoned++;
@@ -177,6 +211,8 @@ export function mupdfInstanceStats() {
     recycled: stats.recycled,
     released_idle: stats.releasedIdle,
     replacements_abandoned: stats.replacementsAbandoned,
+    // Calls counted out because their client went away before they ended.
+    abandoned_calls: stats.abandoned,
     recycle_above_bytes: MUPDF_RECYCLE_BYTES,
     // Recompressed PDF images by road: big plain JPEGs skip MuPDF's whole-image decode (dct-road.ts).
     image_roads: { ...pdfImageRoads },
@@ -185,7 +221,7 @@ export function mupdfInstanceStats() {
 
 /** Drops an idle instance when the isolate needs its memory (the memory governor asks only while no call runs). */
 function releaseIdleMupdf(): boolean {
-  if (!current || callsRunning > 0 || replacing) return false;
+  if (!current || callsRunning() > 0 || replacing) return false;
   loading = undefined;
   current = undefined;
   stats.releasedIdle++;
