@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { sessionRenewal } from "./auth/session-renewal";
 import { ApiError, problemResponse } from "./errors";
 import type { AppEnv } from "./http/context";
-import { accountScope, idempotent } from "./http/idempotency";
+import { idempotent, toolScope } from "./http/idempotency";
 import { mountRoutes } from "./http/route-mount";
 import { devMailbox } from "./routes/dev-mailbox";
 import { ROUTES } from "./routes/registry";
@@ -39,7 +39,7 @@ export function buildApp(): Hono<AppEnv> {
 
   // Tools (tools/registry.ts) and every other route (routes/registry.ts) are
   // declarations; routing, validation and /openapi.json derive from them.
-  for (const tool of TOOLS) app.on(tool.method.toUpperCase(), tool.path, idempotent(accountScope), toolRoute(tool));
+  for (const tool of TOOLS) app.on(tool.method.toUpperCase(), tool.path, idempotent(toolScope(tool)), toolRoute(tool));
   mountRoutes(app, ROUTES);
   return app;
 }

@@ -18,6 +18,8 @@ export interface Env {
   BROWSER: Fetcher;
   /** The OCR Worker (workers/ocr/wrangler.toml, src/ocr-worker.ts); without it scanned pages answer 503 ocr_unavailable. */
   OCR?: Fetcher;
+  /** Sent to the OCR Worker on every call when set; set the same value there (src/engines/ocr/caller.ts). */
+  OCR_SHARED_SECRET?: string;
   ANON_LIMITER: RateLimit;
   AUTH_LIMITER: RateLimit;
   JWT_SECRET?: string;

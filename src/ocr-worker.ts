@@ -1,4 +1,5 @@
 import { heapReport, peakReport, samplePeak, wasmTotal } from "./engines/heap";
+import { callerAllowed, type OcrCallerEnv } from "./engines/ocr/caller";
 import { ocrInstanceStats } from "./engines/ocr/engine";
 import { recognizeGray } from "./engines/ocr/recognize";
 import { OCR_PROTOCOL, readGrayRequest } from "./engines/ocr/protocol";
@@ -8,10 +9,14 @@ import { OCR_PROTOCOL, readGrayRequest } from "./engines/ocr/protocol";
 // service binding (src/engines/ocr/remote.ts). A Worker of its own because
 // its 3.5 MB (gzip) would take the main Worker past the 10 MB bundle limit,
 // and because recognition then has an isolate's 128 MB to itself instead of
-// sharing the main isolate's budget with MuPDF and the image codecs.
+// sharing the main isolate's budget with MuPDF and the image codecs. It has
+// no public URL, and with OCR_SHARED_SECRET set it refuses any request that
+// does not carry it (engines/ocr/caller.ts).
 
 export default {
-  async fetch(request: Request): Promise<Response> {
+  async fetch(request: Request, env: OcrCallerEnv): Promise<Response> {
+    // Before anything is read: a stranger gets nothing, not even a 400.
+    if (!callerAllowed(request, env)) return Response.json({ error: "forbidden" }, { status: 403 });
     const path = new URL(request.url).pathname;
     if (request.method === "POST" && path === OCR_PROTOCOL.recognize) {
       const gray = await readGrayRequest(request);
@@ -31,4 +36,4 @@ export default {
     }
     return Response.json({ error: "not found" }, { status: 404 });
   },
-} satisfies ExportedHandler;
+} satisfies ExportedHandler<OcrCallerEnv>;

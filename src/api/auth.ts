@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { clientNetwork } from "../auth/client-network";
 import { clearedSessionCookie, sessionCookie } from "../auth/cookie";
 import { csrfTokenFor, originAllowed } from "../auth/csrf";
 import { issueMagicLink, redeemMagicLink } from "../auth/magic-link";
@@ -73,7 +74,8 @@ const requestLink = defineRoute({
   responses: { 202: { description: "Accepted", schema: z.object({ success: z.literal(true) }) } },
   handler: async (c, { body: { email } }) => {
     const ip = c.req.header("CF-Connecting-IP") ?? null;
-    const { success } = await c.env.ANON_LIMITER.limit({ key: `magic-link:${ip ?? "unknown"}` });
+    // Counted per network, like anonymous tool calls: one IPv6 /64 is one client (auth/client-network.ts).
+    const { success } = await c.env.ANON_LIMITER.limit({ key: `magic-link:${clientNetwork(ip ?? "unknown")}` });
     if (!success) throw new ApiError("rate_limited", "Too many sign-in requests from this address.", { headers: { "Retry-After": "60" } });
     // Everything that depends on the address (lookup, quota, writing and sending the mail) runs after the
     // answer, so neither the answer nor its timing tells whether the address has an account.

@@ -21,8 +21,17 @@ import { emitEvent } from "../webhooks/emit";
 //   removed (409 last_owner), checked inside the same UPDATE so two
 //   concurrent demotions cannot both pass.
 // - Removal sets users.removed_at; identify() refuses that user's JWT at once.
-// - An e-mail that belongs to an active user cannot be invited (409); a
-//   removed user's e-mail can, and their old row keeps its history.
+// - The invite token is a credential of the invitee's mailbox: it goes out
+//   by e-mail only, never in the inviter's answer, so holding it proves the
+//   address (decisions.md). The 201 is the same whether or not the address
+//   has a user in another account: the inviter learns nothing about other
+//   accounts. An active member of the inviter's own account is a 409; the
+//   inviter can list them anyway.
+// - A user belongs to exactly one account (users.account_id, e-mail unique).
+//   An invitee whose address already has an active user in another account
+//   gets 409 conflict when accepting, told why; the invitation stays
+//   pending, so it can be accepted once that user has been removed. A
+//   removed user's e-mail can join, and their old row keeps its history.
 
 const ROLES = ["owner", "admin", "member"] as const satisfies readonly Role[];
 const INVITE_TTL_MS = 7 * 86_400_000;
@@ -47,6 +56,28 @@ async function activeMember(env: Env, accountId: string, userId: string): Promis
     .limit(1);
   if (!rows[0]) throw new ApiError("not_found", "No such member in your team.");
   return rows[0];
+}
+
+/**
+ * The invitee's address has no active user, or accepting would need a second
+ * account for one user (users.account_id): 409, told only to the invitee,
+ * who proved the address with the mailed token. The invitation stays pending.
+ */
+async function requireFreeAddress(env: Env, email: string, accountId: string): Promise<void> {
+  const u = schema.users;
+  const rows = await database(env.DB)
+    .select({ accountId: u.accountId })
+    .from(u)
+    .where(and(eq(u.email, email), isNull(u.removedAt)))
+    .limit(1);
+  const existing = rows[0];
+  if (!existing) return;
+  if (existing.accountId === accountId) throw new ApiError("conflict", `${email} is already a member of this team; sign in instead.`);
+  throw new ApiError(
+    "conflict",
+    `${email} already has a user in another account, and a user belongs to one account only. ` +
+      "Ask that account's owner to remove you, then accept this invitation again before it expires.",
+  );
 }
 
 /** Only owners touch the owner role, in either direction. */
@@ -90,26 +121,29 @@ const invite = defineRoute({
   tags,
   summary: "Invite someone by e-mail",
   description:
-    "Replaces any pending invitation for the same address and e-mails the invitee a console link holding the token. The `invite_token` is also shown here once; the invitee accepts with it within 7 days.",
+    "Replaces any pending invitation for the same address and e-mails the invitee a console link holding the invitation token; the invitee accepts with it within 7 days. " +
+    "The token is never in this answer: it goes to the invitee's mailbox only. The answer is the same whether or not the address has a user in another account; " +
+    "such an invitee is told at acceptance (409), since a user belongs to one account. An active member of this account is 409.",
   auth: "jwt:manage_team",
   body: inviteSchema,
   problems: ["conflict"],
   responses: {
     201: {
-      description: "The invitation",
-      schema: z.object({ id: z.string(), email: z.string(), role: z.enum(ROLES), invited_by: z.string(), expires_at: z.string(), invite_token: z.string() }),
+      description: "The invitation (without its token)",
+      schema: z.object({ id: z.string(), email: z.string(), role: z.enum(ROLES), invited_by: z.string(), expires_at: z.string() }),
     },
   },
   handler: async (c, { caller: actor, body }) => {
     requireOwnerFor(actor.role, "member", body.role);
     const db = database(c.env.DB);
     const u = schema.users;
-    const taken = await db
+    // Only this account's members are looked at: whether the address has a user elsewhere must not change the answer.
+    const member = await db
       .select({ id: u.id })
       .from(u)
-      .where(and(eq(u.email, body.email), isNull(u.removedAt)))
+      .where(and(eq(u.email, body.email), eq(u.accountId, actor.accountId), isNull(u.removedAt)))
       .limit(1);
-    if (taken[0]) throw new ApiError("conflict", `${body.email} already belongs to a user.`);
+    if (member[0]) throw new ApiError("conflict", `${body.email} is already a member of this team.`);
 
     const token = TOKEN_PREFIX + toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
     const id = `inv_${crypto.randomUUID().replace(/-/g, "")}`;
@@ -134,7 +168,7 @@ const invite = defineRoute({
     const data = { invitation_id: id, email: body.email, role: body.role, invited_by: actor.userId, expires_at: expiresAt };
     await emitEvent(c.env, actor.accountId, "team.member.invited", data);
     await sendMail(c.env, [invitationMail(linkOrigin(c.env, c.req.url), body.email, actor.accountId, body.role, token, expiresAt)]);
-    return c.json({ id, email: body.email, role: body.role, invited_by: actor.userId, expires_at: expiresAt, invite_token: token }, 201);
+    return c.json({ id, email: body.email, role: body.role, invited_by: actor.userId, expires_at: expiresAt }, 201);
   },
 });
 
@@ -144,7 +178,9 @@ const accept = defineRoute({
   path: "/api/v1/team/invitations/accept",
   tags,
   summary: "Accept an invitation",
-  description: "No credentials: the invitation token is the credential. Answers the new user and their dashboard JWT.",
+  description:
+    "No credentials: the invitation token, from the invitation e-mail, is the credential. Answers the new user and their dashboard JWT. " +
+    "409 conflict when the address already has an active user (in this or another account): a user belongs to one account; the invitation then stays pending.",
   auth: "public",
   body: acceptSchema,
   problems: ["not_found", "conflict", "gone"],
@@ -170,6 +206,7 @@ const accept = defineRoute({
     if (!row) throw new ApiError("not_found", "No such invitation.");
     const now = new Date().toISOString();
     if (row.acceptedAt || row.revokedAt || row.expiresAt <= now) throw new ApiError("gone", "This invitation was already used, replaced or has expired.");
+    await requireFreeAddress(c.env, row.email, row.accountId);
 
     const userId = `usr_${crypto.randomUUID().replace(/-/g, "")}`;
     let results: D1Result[];
@@ -190,7 +227,8 @@ const accept = defineRoute({
         ).bind(row.id, userId),
       ]);
     } catch (err) {
-      if (String(err).includes("UNIQUE")) throw new ApiError("conflict", `${row.email} already belongs to a user.`);
+      // The same conflict, when the address got a user between the check above and this batch.
+      if (String(err).includes("UNIQUE")) throw new ApiError("conflict", `${row.email} already has a user; a user belongs to one account.`);
       throw err;
     }
     if (!results[2].meta.changes) throw new ApiError("gone", "This invitation was already used, replaced or has expired.");

@@ -2,7 +2,13 @@ import { sign, verify } from "hono/jwt";
 import { LIMITS } from "../config";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
-import { keyFor } from "../secrets/keys";
+import { settingsOf } from "../settings";
+
+// Dashboard JWTs are HS256 under JWT_SECRET itself, not under a key derived
+// from it (decisions.md, Credentials): operators mint them in their own
+// identity systems, which only know the configured secret. Every other use
+// of JWT_SECRET (file links, CSRF, webhook sealing) derives a key of its own
+// (secrets/keys.ts), so none of them can be turned into a dashboard token.
 
 export interface DashboardClaims {
   sub: string;
@@ -16,19 +22,23 @@ export interface DashboardClaims {
 export async function issueToken(env: Env, userId: string, accountId: string, ttlSeconds: number = LIMITS.jwtTtlSeconds, sessionId?: string): Promise<string> {
   const iat = Math.floor(Date.now() / 1000);
   const claims: DashboardClaims = { sub: userId, org: accountId, iat, exp: iat + ttlSeconds, ...(sessionId ? { sid: sessionId } : {}) };
-  // HS256 under a key derived from JWT_SECRET for this use alone (secrets/keys.ts).
-  return sign({ ...claims }, await keyFor(env, "dashboard-jwt"), "HS256");
+  return sign({ ...claims }, settingsOf(env).JWT_SECRET, "HS256");
 }
 
-/** Verifies signature and expiry; any failure is a 401. */
+/**
+ * Verifies signature (HS256 only: `none` and every other algorithm are
+ * refused), expiry and the claims; any failure is a 401. `exp` is required:
+ * a token minted elsewhere without one would never stop working.
+ */
 export async function verifyToken(env: Env, token: string): Promise<DashboardClaims> {
+  const secret = settingsOf(env).JWT_SECRET;
   try {
-    const payload = await verify(token, await keyFor(env, "dashboard-jwt"), "HS256");
+    const payload = await verify(token, secret, "HS256");
     if (typeof payload.sub !== "string" || typeof payload.org !== "string") throw new Error("claims");
+    if (typeof payload.iat !== "number" || typeof payload.exp !== "number") throw new Error("claims");
     if (payload.sid !== undefined && typeof payload.sid !== "string") throw new Error("claims");
     return payload as unknown as DashboardClaims;
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
+  } catch {
     throw new ApiError("invalid_credentials", "The bearer token is invalid or expired.");
   }
 }

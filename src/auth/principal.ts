@@ -1,4 +1,5 @@
 import type { PlanName } from "../config";
+import { clientNetwork } from "./client-network";
 
 export type Role = "owner" | "admin" | "member";
 export type KeyPermission = "read" | "write" | "delete" | "admin";
@@ -41,9 +42,9 @@ export function roleHas(role: Role, permission: "manage_webhooks" | "manage_team
   return ROLE_PERMISSIONS[role].includes(permission);
 }
 
-/** Key used by the rate limiter: per key, per user, or per client IP. */
+/** Key used by the rate limiter: per key, per user, or per client network (an IPv4 address, an IPv6 /64). */
 export function rateKey(p: Principal): string {
   if (p.kind === "key") return `key:${p.keyId}`;
   if (p.kind === "user") return `user:${p.userId}`;
-  return `ip:${p.ip}`;
+  return `ip:${clientNetwork(p.ip)}`;
 }

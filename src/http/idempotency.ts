@@ -1,14 +1,23 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../errors";
+import { checkAccess, checkKeyForTool } from "../tools/access";
+import type { ToolDef } from "../tools/define";
 import type { AppContext, AppEnv } from "./context";
 import { principalOf } from "./context";
 
 // Idempotency-Key on POSTs that charge or create, with Stripe's semantics:
 // the same key with the same request within 24 hours answers what the first
 // request answered, without running (or charging) again; the same key with a
-// different request is 422; a retry while the first still runs is 409. Keys
-// belong to an account (or to the operator), so two accounts never collide.
+// different request is 422; a retry while the first still runs is 409.
 // Without the header nothing changes.
+//
+// An answer is kept for the credential that earned it (one API key, one
+// dashboard user, or the operator) and replayed only to that credential.
+// Keys of one account differ in scopes, permissions and monthly budget, and
+// users in role: an answer kept per account would hand one key's result to
+// another key that may not run the call at all (issue #31). A credential
+// that is revoked, or a user who was removed, fails authentication before
+// the store is consulted.
 
 const HEADER = "Idempotency-Key";
 const KEEP_MS = 24 * 3600 * 1000;
@@ -17,19 +26,46 @@ const ABANDONED_MS = 10 * 60 * 1000;
 /** Response headers a replay carries; request ids are fresh, and say so by being new. */
 const REPLAYED_HEADERS = ["Content-Type", "X-Credits-Charged", "Location"];
 /**
- * Fields never stored: a key's or a webhook endpoint's secret is shown once.
- * A replay answers them as null (say so in the docs); the caller who lost
- * the first answer revokes and creates again.
+ * Top-level fields never stored: credentials are shown once. `api_key` (a
+ * new key), `secret` (a webhook endpoint's), `token` (a dashboard JWT, as
+ * the operator's account creation answers) and `invite_token`. A replay
+ * answers them as null (the docs say so); the caller who lost the first
+ * answer revokes and creates again, or asks for a new token.
  */
-const SECRET_FIELDS = ["api_key", "secret"];
+const SECRET_FIELDS: readonly string[] = ["api_key", "secret", "token", "invite_token"];
 
 type Scope = (c: AppContext) => Promise<string | null>;
 
-/** The caller's account: anonymous calls have none and go through without the store. */
-export const accountScope: Scope = async (c) => {
+/** The credential of the call: anonymous calls have none and go through without the store. */
+export const callerScope: Scope = async (c) => {
   const p = await principalOf(c).catch(() => null);
-  return p && p.kind !== "anonymous" ? `account:${p.accountId}` : null;
+  if (!p || p.kind === "anonymous") return null;
+  return p.kind === "key" ? `key:${p.keyId}` : `user:${p.userId}`;
 };
+
+/** @deprecated The old name of callerScope (answers are no longer kept per account); kept until http/route-mount.ts imports callerScope. */
+export const accountScope: Scope = callerScope;
+
+/**
+ * A tool call's scope, after the checks the pipeline makes before it reads
+ * the body (tools/access.ts): a caller those refuse gets no store at all, so
+ * the pipeline answers the refusal itself (403 scope_denied with
+ * X-Credits-Charged: 0) instead of any kept answer, and the refusal does not
+ * occupy the key.
+ */
+export function toolScope(tool: ToolDef): Scope {
+  return async (c) => {
+    const p = await principalOf(c).catch(() => null);
+    if (!p || p.kind === "anonymous") return null;
+    try {
+      checkAccess(tool, tool.operations[0], p, c.req.raw);
+      checkKeyForTool(tool, p);
+    } catch {
+      return null;
+    }
+    return callerScope(c);
+  };
+}
 
 /** Operator routes (behind the admin token, checked before this runs). */
 export const operatorScope: Scope = async () => "operator";

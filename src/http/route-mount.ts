@@ -4,7 +4,7 @@ import { parseWith, readBody } from "../tools/validate";
 import type { AppContext, AppEnv } from "./context";
 import { principalOf } from "./context";
 import { requireCaller, requireTeamPermission, requireUser } from "./guards";
-import { accountScope, idempotent, operatorScope } from "./idempotency";
+import { callerScope, idempotent, operatorScope } from "./idempotency";
 import { requireOperator } from "./route-operator";
 import { type AnyRoute, type TeamPermission, honoPathOf } from "./route";
 
@@ -17,7 +17,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[]): voi
   for (const route of routes) {
     const chain: MiddlewareHandler<AppEnv>[] = [];
     if (route.auth === "admin") chain.push(requireOperator);
-    if (route.idempotent) chain.push(idempotent(route.auth === "admin" ? operatorScope : accountScope));
+    if (route.idempotent) chain.push(idempotent(route.auth === "admin" ? operatorScope : callerScope));
     chain.push(async (c) => run(route, c as AppContext));
     for (const path of [honoPathOf(route), ...(route.aliases ?? [])]) {
       app.on(route.method.toUpperCase(), path, ...(chain as [MiddlewareHandler<AppEnv>]));

@@ -3,9 +3,10 @@ import { ApiError } from "../errors";
 
 // Every use of a configured secret gets a key of its own, derived with HKDF
 // (RFC 5869, SHA-256) under a label naming the use: a key that leaks from one
-// use (a file link's HMAC, a dashboard JWT) tells nothing about the others,
-// and the configured value itself is never used as a key. A missing secret is
-// a 503 problem naming the variable, never an empty key.
+// use (a file link's HMAC, a CSRF token) tells nothing about the others.
+// The one exception is the dashboard JWT, HS256 under JWT_SECRET itself
+// (auth/jwt.ts, decisions.md): operators mint those in their own systems.
+// A missing secret is a 503 problem naming the variable, never an empty key.
 
 interface Purpose {
   /** The configured secret this use derives from, in order of preference. */
@@ -19,8 +20,6 @@ interface Purpose {
 const HMAC_SHA256: SubtleCryptoImportKeyAlgorithm = { name: "HMAC", hash: "SHA-256", length: 256 };
 
 const PURPOSES = {
-  /** HS256 key of dashboard JWTs. */
-  "dashboard-jwt": { secrets: ["JWT_SECRET"], salt: "docapi/dashboard-jwt", info: "v1", algorithm: HMAC_SHA256, usages: ["sign", "verify"] },
   /** HMAC of a console session's id: its CSRF token (auth/csrf.ts). */
   "session-csrf": { secrets: ["JWT_SECRET"], salt: "docapi/session-csrf", info: "v1", algorithm: HMAC_SHA256, usages: ["sign", "verify"] },
   /** HMAC of expiring file links (storage/signed-url.ts). */

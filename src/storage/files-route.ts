@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "../errors";
 import { defineRoute } from "../http/route";
-import { checkSignature } from "./signed-url";
+import { checkSignature, objectKeyOf } from "./signed-url";
 
 /** GET /files/<key>: serves outputs from R2 (the public URL when no CDN base is set). */
 const getFile = defineRoute({
@@ -31,14 +31,17 @@ const getFile = defineRoute({
   handler: async (c, { query }) => {
     const key = keyOf(new URL(c.req.url).pathname.slice("/files/".length));
     if (!key) throw new ApiError("not_found", "No such file.");
+    let objectKey = key;
     if (key.startsWith("tmp/")) {
       const check = await checkSignature(c.env, key, query.expires ?? null, query.sig ?? null);
       if (check === "expired") throw new ApiError("gone", "This download link has expired.");
       if (check === "invalid") throw new ApiError("not_found", "No such file.");
+      // Stored under a name the link does not show (signed-url.ts).
+      objectKey = await objectKeyOf(c.env, key);
     } else if (!key.startsWith("outputs/")) {
       throw new ApiError("not_found", "No such file.");
     }
-    const object = await c.env.FILES.get(key);
+    const object = await c.env.FILES.get(objectKey);
     if (!object) throw new ApiError("not_found", "No such file.");
     const headers = new Headers();
     object.writeHttpMetadata(headers);

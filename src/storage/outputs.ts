@@ -1,7 +1,7 @@
 import { LIMITS } from "../config";
 import { ByteParts, type FileBytes } from "./file-bytes";
 import type { Env } from "../env";
-import { signKey } from "./signed-url";
+import { objectKeyOf, signKey } from "./signed-url";
 import { settingsOf } from "../settings";
 
 export interface OutputFile {
@@ -11,7 +11,10 @@ export interface OutputFile {
 }
 
 export interface StoredOutput {
+  /** The key the URL names: outputs/... (also the R2 key) or tmp/... */
   key: string;
+  /** The R2 key; for an expiring output it differs from `key` (storage/signed-url.ts, objectKeyOf). */
+  objectKey: string;
   url: string;
   size: number;
   /** Set for temporary outputs (compress PDF): ISO-8601. */
@@ -73,7 +76,7 @@ export function derivedPdfName(filename: string, suffix: string): string {
   return `${pdfStem(filename)}_${suffix}.pdf`;
 }
 
-/** Output key: outputs/<yyyy>/<mm>/<dd>/<uuid>/<filename>, or tmp/... for expiring files. */
+/** Output key: outputs/<yyyy>/<mm>/<dd>/<uuid>/<filename>, or tmp/... for expiring files (the key their link names). */
 export function outputKey(filename: string, temporary: boolean, at = new Date()): string {
   const day = at.toISOString().slice(0, 10).replace(/-/g, "/");
   return `${temporary ? "tmp" : "outputs"}/${day}/${crypto.randomUUID()}/${safeFilename(filename)}`;
@@ -92,19 +95,23 @@ function encodeKey(key: string): string {
 export async function storeOutput(env: Env, origin: string, file: OutputFile, opts: { temporary?: boolean } = {}): Promise<StoredOutput> {
   const temporary = opts.temporary ?? false;
   const key = outputKey(file.filename, temporary);
-  await env.FILES.put(key, file.data instanceof ByteParts ? file.data.stream() : file.data, {
+  const objectKey = temporary ? await objectKeyOf(env, key) : key;
+  await env.FILES.put(objectKey, file.data instanceof ByteParts ? file.data.stream() : file.data, {
     httpMetadata: {
       contentType: file.contentType,
       contentDisposition: contentDisposition(safeFilename(file.filename)),
     },
   });
-  if (!temporary) return { key, url: publicBase(env, origin) + encodeKey(key), size: file.data.byteLength };
+  if (!temporary) return { key, objectKey, url: publicBase(env, origin) + encodeKey(key), size: file.data.byteLength };
 
-  // Expiring links are always served by the Worker, which checks the signature.
+  // Expiring links are always the Worker's, whatever PUBLIC_FILES_BASE_URL
+  // says: only the Worker checks the signature and the expiry, and only it
+  // knows which object a link names.
   const expires = Math.floor(Date.now() / 1000) + LIMITS.tempUrlSeconds;
   const sig = await signKey(env, key, expires);
   return {
     key,
+    objectKey,
     url: `${origin}/files/${encodeKey(key)}?expires=${expires}&sig=${sig}`,
     size: file.data.byteLength,
     expiresAt: new Date(expires * 1000).toISOString(),

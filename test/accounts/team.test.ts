@@ -2,9 +2,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createAccount, createKey, uniqueEmail } from "../support/accounts";
 import { call, postJson, problem, withKey, withToken } from "../support/http";
+import { publicDocument } from "../openapi/support";
+import { mailedInviteToken, mailTo } from "./support";
 
 // Team endpoints (decisions.md, Account and team) through HTTP: invitations,
-// roles, removal, and the owner rules documented in the README.
+// roles, removal, and the owner rules documented in the README. Invitation
+// tokens are read from the invitee's mail (./support.ts): the inviter never
+// sees them.
 
 interface Member {
   id: string;
@@ -20,11 +24,15 @@ async function invite(token: string, body: Record<string, unknown>): Promise<Res
 async function join(ownerToken: string, role: "owner" | "admin" | "member" = "member", email = uniqueEmail(role)) {
   const res = await invite(ownerToken, { email, role });
   expect(res.status).toBe(201);
-  const { invite_token } = (await res.json()) as { invite_token: string };
-  const acc = await postJson("/api/v1/team/invitations/accept", { invite_token });
+  const acc = await accept(await mailedInviteToken(email));
   expect(acc.status).toBe(200);
   return (await acc.json()) as { user: Member & { account_id: string }; token: string };
 }
+
+const accept = (invite_token: string) => postJson("/api/v1/team/invitations/accept", { invite_token });
+
+const emailOf = async (userId: string) =>
+  ((await env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(userId).first<{ email: string }>()) as { email: string }).email;
 
 async function members(token: string): Promise<Member[]> {
   const res = await call("/api/v1/team/members", { headers: withToken(token) });
@@ -54,49 +62,134 @@ describe("members list", () => {
 });
 
 describe("invitations", () => {
-  it("invite answers 201 with a one-time token; accepting needs no auth and answers the user and a working JWT", async () => {
+  it("invite answers 201 without the token; the invitee gets it by mail, and accepting needs no auth and answers the user and a working JWT", async () => {
     const owner = await createAccount();
     const email = uniqueEmail("new");
     const res = await invite(owner.token, { email: email.toUpperCase() });
-    const inv = (await res.json()) as Record<string, string>;
+    const text = await res.text();
+    const inv = JSON.parse(text) as Record<string, string>;
     expect(res.status).toBe(201);
+    expect(Object.keys(inv).sort()).toEqual(["email", "expires_at", "id", "invited_by", "role"]);
     expect(inv).toMatchObject({ email, role: "member", invited_by: owner.ownerId });
-    expect(inv.invite_token).toMatch(/^inv_[A-Za-z0-9_-]{43}$/);
-    const stored = await env.DB.prepare("SELECT token_hash FROM team_invitations WHERE id = ?").bind(inv.id).first<{ token_hash: string }>();
-    expect(stored!.token_hash).not.toContain(inv.invite_token.slice(4));
 
-    const acc = await postJson("/api/v1/team/invitations/accept", { invite_token: inv.invite_token });
+    const token = await mailedInviteToken(email);
+    // Nowhere in the inviter's answer, headers included.
+    expect(text).not.toContain(token);
+    expect([...res.headers.values()].join(" ")).not.toContain(token);
+    const stored = await env.DB.prepare("SELECT token_hash FROM team_invitations WHERE id = ?").bind(inv.id).first<{ token_hash: string }>();
+    expect(stored!.token_hash).not.toContain(token.slice(4));
+
+    const acc = await accept(token);
     const body = (await acc.json()) as { user: Member & { account_id: string }; token: string };
     expect(acc.status).toBe(200);
     expect(body.user).toMatchObject({ email, role: "member", account_id: owner.accountId });
     expect((await call("/api/v1/account", { headers: withToken(body.token) })).status).toBe(200);
 
-    const again = await problem(await postJson("/api/v1/team/invitations/accept", { invite_token: inv.invite_token }));
+    const again = await problem(await accept(token));
     expect([again.status, again.code]).toEqual([410, "gone"]);
-    expect((await problem(await postJson("/api/v1/team/invitations/accept", { invite_token: "inv_does-not-exist-000000000" }))).code).toBe("not_found");
+    expect((await problem(await accept("inv_does-not-exist-000000000"))).code).toBe("not_found");
+  });
+
+  it("the inviting account cannot accept its own invitation: it never holds the token", async () => {
+    const owner = await createAccount();
+    const email = uniqueEmail("mine");
+    const inv = (await (await invite(owner.token, { email, role: "admin" })).json()) as Record<string, string>;
+    // What the inviter has: the invitation's id and fields. None of it is the token.
+    for (const guess of Object.values(inv)) {
+      const res = await accept(guess.padEnd(10, "0"));
+      expect([404, 422]).toContain(res.status);
+    }
+    expect((await members(owner.token)).map((m) => m.email)).not.toContain(email);
+    // The invitee, with the mail, can.
+    expect((await accept(await mailedInviteToken(email))).status).toBe(200);
   });
 
   it("an expired invitation and one replaced by a newer invitation are gone", async () => {
     const owner = await createAccount();
     const email = uniqueEmail("twice");
-    const first = (await (await invite(owner.token, { email })).json()) as { id: string; invite_token: string };
-    const second = (await (await invite(owner.token, { email })).json()) as { id: string; invite_token: string };
-    expect((await problem(await postJson("/api/v1/team/invitations/accept", { invite_token: first.invite_token }))).code).toBe("gone");
+    const first = (await (await invite(owner.token, { email })).json()) as { id: string };
+    const firstToken = await mailedInviteToken(email);
+    const second = (await (await invite(owner.token, { email })).json()) as { id: string };
+    const secondToken = await mailedInviteToken(email);
+    expect(secondToken).not.toBe(firstToken);
+    expect(first.id).not.toBe(second.id);
+    expect((await problem(await accept(firstToken))).code).toBe("gone");
     await env.DB.prepare("UPDATE team_invitations SET expires_at = ? WHERE id = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), second.id)
       .run();
-    expect((await problem(await postJson("/api/v1/team/invitations/accept", { invite_token: second.invite_token }))).code).toBe("gone");
+    expect((await problem(await accept(secondToken))).code).toBe("gone");
   });
 
-  it("validates the body, refuses an address already in use, and needs manage_team", async () => {
+  it("validates the body, refuses a member of this team, and needs manage_team", async () => {
     const owner = await createAccount();
     expect((await problem(await invite(owner.token, { email: "not-an-email" }))).code).toBe("validation_failed");
     expect((await problem(await invite(owner.token, { email: uniqueEmail(), role: "superuser" }))).code).toBe("validation_failed");
-    const other = await createAccount();
-    const taken = await env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(other.ownerId).first<{ email: string }>();
-    expect((await problem(await invite(owner.token, { email: taken!.email }))).code).toBe("conflict");
+    const ownEmail = await emailOf(owner.ownerId);
+    const mine = await problem(await invite(owner.token, { email: ownEmail }));
+    expect([mine.status, mine.code]).toEqual([409, "conflict"]);
     const m = await join(owner.token, "member");
+    expect((await problem(await invite(owner.token, { email: m.user.email }))).code).toBe("conflict");
     expect((await problem(await invite(m.token, { email: uniqueEmail() }))).code).toBe("permission_denied");
+  });
+
+  it("inviting another account's user answers exactly as for anyone: no cross-account enumeration", async () => {
+    const owner = await createAccount();
+    const other = await createAccount();
+    const taken = await emailOf(other.ownerId);
+    const fresh = uniqueEmail("fresh");
+    const [a, b] = [await invite(owner.token, { email: taken, role: "admin" }), await invite(owner.token, { email: fresh, role: "admin" })];
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.headers.get("Content-Type")).toBe(b.headers.get("Content-Type"));
+    const [ja, jb] = [(await a.json()) as Record<string, unknown>, (await b.json()) as Record<string, unknown>];
+    const shape = (o: Record<string, unknown>) => Object.entries(o).map(([k, v]) => [k, typeof v, typeof v === "string" ? v.replace(/[^_]+$/, "") : v]);
+    expect(shape(ja).sort()).toEqual(shape(jb).sort());
+    expect(ja).toMatchObject({ email: taken, role: "admin", invited_by: owner.ownerId });
+    // Both invitees are mailed the same way.
+    const [ma, mb] = [(await mailTo(taken))[0], (await mailTo(fresh))[0]];
+    expect([ma.template, ma.subject]).toEqual([mb.template, mb.subject]);
+  });
+
+  it("a user of another account who accepts gets a clear 409; the invitation stays pending and works once that user is removed", async () => {
+    const host = await createAccount();
+    const elsewhere = await createAccount();
+    // Someone who is already a member of another account...
+    const person = await join(elsewhere.token, "member");
+    // ...and, for the other case, another account's owner.
+    const otherOwnerEmail = await emailOf(elsewhere.ownerId);
+    expect((await invite(host.token, { email: person.user.email, role: "admin" })).status).toBe(201);
+    expect((await invite(host.token, { email: otherOwnerEmail })).status).toBe(201);
+
+    const ownerTry = await problem(await accept(await mailedInviteToken(otherOwnerEmail)));
+    expect([ownerTry.status, ownerTry.code]).toEqual([409, "conflict"]);
+    expect(ownerTry.detail).toMatch(/another account/);
+    expect(ownerTry.detail).toMatch(/one account/);
+
+    const token = await mailedInviteToken(person.user.email);
+    const refused = await problem(await accept(token));
+    expect([refused.status, refused.code]).toEqual([409, "conflict"]);
+    // Nothing changed: still a member there, not here, and still signed in there.
+    expect((await members(host.token)).map((m) => m.email)).not.toContain(person.user.email);
+    expect((await call("/api/v1/account", { headers: withToken(person.token) })).status).toBe(200);
+
+    // Removed from the other account, the same invitation now joins.
+    expect((await call(`/api/v1/team/members/${person.user.id}`, { method: "DELETE", headers: withToken(elsewhere.token) })).status).toBe(204);
+    const joined = await accept(token);
+    expect(joined.status).toBe(200);
+    expect(((await joined.json()) as { user: Member & { account_id: string } }).user).toMatchObject({
+      email: person.user.email,
+      role: "admin",
+      account_id: host.accountId,
+    });
+  });
+
+  it("the OpenAPI answer of an invitation has no invite_token", async () => {
+    const doc = await publicDocument();
+    const created = doc.paths["/api/v1/team/invitations"]?.post?.responses["201"]?.content?.["application/json"]?.schema as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
+    expect(Object.keys(created.properties).sort()).toEqual(["email", "expires_at", "id", "invited_by", "role"]);
+    expect(JSON.stringify(created)).not.toContain("invite_token");
   });
 
   it("only an owner may invite an owner", async () => {

@@ -1,12 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { requestHash } from "../../src/http/idempotency";
-import { accountWithKey, balanceOf, createAccount } from "../support/accounts";
+import { accountWithKey, balanceOf, createAccount, createKey, uniqueEmail } from "../support/accounts";
 import { ADMIN_TOKEN, call, file, postForm, postJson, problem, withKey, withToken } from "../support/http";
 import { plainPdf } from "../support/pdf.mjs";
 
 // Issue #14: Idempotency-Key with Stripe's semantics on every POST that
-// charges or creates.
+// charges or creates. Issue #31: a kept answer belongs to the credential
+// that earned it, and a replay comes only after that credential passed the
+// route's checks.
 
 const MERGE = "/api/v1/pdf/merge/merge";
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -57,7 +59,7 @@ describe("Idempotency-Key", () => {
       const hash = await requestHash(new Request(`http://api.test${MERGE}`, { method: "POST", body: form }));
       const at = new Date(Date.now() - minutesAgo * 60_000).toISOString();
       await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, request_hash, state, created_at) VALUES (?, ?, ?, 'running', ?)")
-        .bind(`account:${acct.accountId}`, key, hash, at)
+        .bind(`key:${acct.keyId}`, key, hash, at)
         .run();
     };
     const running = newKey();
@@ -116,6 +118,81 @@ describe("Idempotency-Key", () => {
     expect(((await again.json()) as { id: string; secret: string | null }).secret).toBeNull();
     const list = (await (await call("/api/v1/webhooks", { headers: withToken(acct.token) })).json()) as { data: unknown[] };
     expect(list.data).toHaveLength(1);
+  });
+
+  it("a key without the tool's scope gets 403 scope_denied, not another key's kept answer; the first key still gets its replay", async () => {
+    const acct = await accountWithKey({ credits: 1000 });
+    const compressOnly = await createKey(acct.token, { scopes: ["image.compress"] });
+    const readOnly = await createKey(acct.token, { permissions: ["read"] });
+    const tightBudget = await createKey(acct.token, { scopes: ["pdf.merge"], credit_limit: 5 });
+    const pdf = await plainPdf(1);
+    const key = newKey();
+    const send = (auth: Record<string, string>) => postForm(MERGE, { files: [file(pdf, "a.pdf"), file(pdf, "b.pdf")] }, { ...auth, ...idem(key) });
+
+    const first = await send(withKey(acct.key));
+    expect(first.status).toBe(200);
+    const firstBody = await first.json();
+
+    const denied = await send(withKey(compressOnly.api_key));
+    expect(denied.status).toBe(403);
+    expect((await problem(denied)).code).toBe("scope_denied");
+    expect(denied.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(denied.headers.get("X-Credits-Charged")).toBe("0");
+
+    const noWrite = await send(withKey(readOnly.api_key));
+    expect([noWrite.status, (await problem(noWrite)).code]).toEqual([403, "permission_denied"]);
+    // In scope, but its own budget does not cover the call: its own answer, not the replay.
+    const overBudget = await send(withKey(tightBudget.api_key));
+    expect([overBudget.status, (await problem(overBudget)).code]).toEqual([402, "budget_exceeded"]);
+    expect(overBudget.headers.get("Idempotent-Replayed")).toBeNull();
+
+    const again = await send(withKey(acct.key));
+    expect(again.status).toBe(200);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await again.json()).toEqual(firstBody);
+    expect(await balanceOf(acct.token)).toBe(990);
+
+    // The refusals kept nothing: the key is the first key's alone.
+    const rows = await env.DB.prepare("SELECT scope FROM idempotency_keys WHERE key = ?").bind(key).all<{ scope: string }>();
+    expect(rows.results.map((r) => r.scope).sort()).toEqual([`key:${acct.keyId}`, `key:${tightBudget.id}`].sort());
+  });
+
+  it("answers are kept per credential: a dashboard user of the same account with the same key runs its own request", async () => {
+    const acct = await accountWithKey({ credits: 1000 });
+    const pdf = await plainPdf(1);
+    const key = newKey();
+    const send = (auth: Record<string, string>) => postForm(MERGE, { files: [file(pdf, "a.pdf"), file(pdf, "b.pdf")] }, { ...auth, ...idem(key) });
+    expect((await send(withKey(acct.key))).status).toBe(200);
+    const asUser = await send(withToken(acct.token));
+    expect(asUser.status).toBe(200);
+    expect(asUser.headers.get("Idempotent-Replayed")).toBeNull();
+    expect((await send(withToken(acct.token))).headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await balanceOf(acct.token)).toBe(980);
+  });
+
+  it("the owner JWT of POST /admin/v1/accounts is never stored: D1 holds no token and a replay answers token null", async () => {
+    const key = newKey();
+    const body = { name: "Idem Co", plan: "free", credits: 0, owner_email: uniqueEmail("idem-owner") };
+    const first = await postJson("/admin/v1/accounts", body, { ...admin, ...idem(key) });
+    expect(first.status).toBe(201);
+    const created = (await first.json()) as { account: { id: string }; owner: { id: string }; token: string | null };
+    expect(created.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+
+    const row = await env.DB.prepare("SELECT body FROM idempotency_keys WHERE scope = 'operator' AND key = ?").bind(key).first<{ body: string }>();
+    expect(row).not.toBeNull();
+    expect(row!.body).not.toContain(created.token as string);
+    expect(row!.body).not.toContain(String(created.token).split(".")[2]);
+    expect((JSON.parse(row!.body) as { token: unknown }).token).toBeNull();
+
+    const again = await postJson("/admin/v1/accounts", body, { ...admin, ...idem(key) });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    const replayed = (await again.json()) as typeof created;
+    expect(replayed.token).toBeNull();
+    expect(replayed.account.id).toBe(created.account.id);
+    expect(replayed.owner.id).toBe(created.owner.id);
+    // The first answer's token works; the account was made once.
+    expect((await call("/api/v1/account", { headers: withToken(created.token as string) })).status).toBe(200);
   });
 
   it("operator credit grants and payments are applied once per key", async () => {

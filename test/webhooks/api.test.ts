@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { EVENT_KEYS } from "../../src/webhooks/catalog";
+import { mailedInviteToken } from "../accounts/support";
 import { createAccount, createKey, uniqueEmail } from "../support/accounts";
 import { BASE, call, postJson, problem, withKey, withToken } from "../support/http";
 import { createEndpoint, getEndpoint, listDeliveries, patchEndpoint, sendTest } from "./support/hooks";
@@ -15,10 +16,10 @@ import { installNetwork, receiver, setDns } from "./support/network";
 beforeAll(installNetwork);
 
 async function member(ownerToken: string, role: "admin" | "member"): Promise<string> {
-  const inv = await postJson("/api/v1/team/invitations", { email: uniqueEmail(role), role }, withToken(ownerToken));
+  const email = uniqueEmail(role);
+  const inv = await postJson("/api/v1/team/invitations", { email, role }, withToken(ownerToken));
   expect(inv.status).toBe(201);
-  const { invite_token } = (await inv.json()) as { invite_token: string };
-  const acc = await postJson("/api/v1/team/invitations/accept", { invite_token });
+  const acc = await postJson("/api/v1/team/invitations/accept", { invite_token: await mailedInviteToken(email) });
   expect(acc.status).toBe(200);
   return ((await acc.json()) as { token: string }).token;
 }

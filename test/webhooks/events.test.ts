@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EVENT_CATALOG, EVENT_KEYS, isKnownEvent } from "../../src/webhooks/catalog";
 import { SUBSCRIBERS_SQL } from "../../src/webhooks/store";
+import { mailedInviteToken } from "../accounts/support";
 import { createAccount, createKey, uniqueEmail } from "../support/accounts";
 import { ADMIN_TOKEN, call, pdfFile, postForm, postJson, withKey, withToken } from "../support/http";
 import { makePdf } from "../support/pdf.mjs";
@@ -60,11 +61,10 @@ describe("events emitted by the operations that cause them", () => {
     expect((await call(`/api/v1/keys/${key.id}`, { method: "DELETE", headers: withToken(token) })).status).toBe(204);
 
     const email = uniqueEmail("joiner");
-    const inv = (await (await postJson("/api/v1/team/invitations", { email, role: "member" }, withToken(token))).json()) as {
-      id: string;
-      invite_token: string;
+    const inv = (await (await postJson("/api/v1/team/invitations", { email, role: "member" }, withToken(token))).json()) as { id: string };
+    const joined = (await (await postJson("/api/v1/team/invitations/accept", { invite_token: await mailedInviteToken(email) })).json()) as {
+      user: { id: string };
     };
-    const joined = (await (await postJson("/api/v1/team/invitations/accept", { invite_token: inv.invite_token })).json()) as { user: { id: string } };
     const patchRole = await call(`/api/v1/team/members/${joined.user.id}`, {
       method: "PATCH",
       body: JSON.stringify({ role: "admin" }),

@@ -36,6 +36,10 @@ const runtime = defineRoute({
         queued: z.number().int(),
         refused: z.number().int(),
         released_idle: z.number().int(),
+        abandoned: z
+          .number()
+          .int()
+          .meta({ description: "Reservations and queued calls dropped because their client went away (or their lease expired) before they ended." }),
         mupdf: z.record(z.string(), z.unknown()),
         images: z.object({ roads: z.object({ sources: z.record(z.string(), z.number()), sinks: z.record(z.string(), z.number()) }) }),
         workers: z.object({

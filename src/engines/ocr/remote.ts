@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import type { Env } from "../../env";
 import { ApiError } from "../../errors";
 import type { GrayImage } from "../quality/ssim";
+import { type OcrCallerEnv, withCallerSecret } from "./caller";
 import { grayRequest, OCR_PROTOCOL } from "./protocol";
 import type { OcrImageResult } from "./recognize";
 
@@ -17,7 +18,7 @@ function ocrBinding(): Fetcher {
 
 /** Recognises an 8-bit grey page in the OCR Worker: upright turn, words with boxes and confidence. */
 export async function recognizeRemote(gray: GrayImage): Promise<OcrImageResult> {
-  const answer = await ocrBinding().fetch(grayRequest(gray));
+  const answer = await ocrBinding().fetch(withCallerSecret(grayRequest(gray), env as OcrCallerEnv));
   if (!answer.ok) throw new Error(`The OCR Worker answered ${answer.status}: ${(await answer.text()).slice(0, 200)}`);
   return (await answer.json()) as OcrImageResult;
 }
@@ -27,7 +28,7 @@ export async function ocrWorkerRuntime(): Promise<Record<string, unknown> | null
   const binding = (env as Env).OCR;
   if (!binding) return null;
   try {
-    const answer = await binding.fetch(`${OCR_PROTOCOL.origin}${OCR_PROTOCOL.runtime}`);
+    const answer = await binding.fetch(withCallerSecret(new Request(`${OCR_PROTOCOL.origin}${OCR_PROTOCOL.runtime}`), env as OcrCallerEnv));
     return answer.ok ? ((await answer.json()) as Record<string, unknown>) : null;
   } catch {
     return null;

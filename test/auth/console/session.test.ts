@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { sign } from "hono/jwt";
 import { describe, expect, it } from "vitest";
-import { keyFor } from "../../../src/secrets/keys";
 import { createAccount, createKey, uniqueEmail } from "../../support/accounts";
 import { call, postJson, problem, withKey, withToken } from "../../support/http";
+import { mailedInviteToken } from "../../accounts/support";
 import { consoleHeaders, cookieOf, ORIGIN, ownerEmail, type SessionBody, signIn } from "./support";
 
 // Issue #17, the session: the dashboard JWT in a __Host- cookie, accepted
@@ -116,7 +116,8 @@ describe("GET /api/v1/auth/session", () => {
     const sid = (await env.DB.prepare("SELECT id FROM sessions WHERE user_id = ?").bind(s.body.user.id).first<{ id: string }>())?.id as string;
     const now = Math.floor(Date.now() / 1000);
     const claims = { sub: s.body.user.id, org: s.body.account.id, sid, iat: now - 360, exp: now + 1440 };
-    const old = await sign(claims, await keyFor(env, "dashboard-jwt"), "HS256");
+    // Dashboard JWTs are HS256 under JWT_SECRET itself (decisions.md, Credentials).
+    const old = await sign(claims, env.JWT_SECRET as string, "HS256");
     const res = await call("/api/v1/account", { headers: { Cookie: `__Host-session=${old}` } });
     expect(res.status).toBe(200);
     const renewed = cookieOf(res.headers.get("Set-Cookie"));
@@ -163,9 +164,9 @@ describe("DELETE /api/v1/auth/session (sign-out)", () => {
   it("ends a removed member's session at once", async () => {
     const owner = await createAccount();
     const email = uniqueEmail("member");
-    const inv = await postJson("/api/v1/team/invitations", { email, role: "member" }, withToken(owner.token));
-    const { invite_token } = (await inv.json()) as { invite_token: string };
-    expect((await postJson("/api/v1/team/invitations/accept", { invite_token })).status).toBe(200);
+    expect((await postJson("/api/v1/team/invitations", { email, role: "member" }, withToken(owner.token))).status).toBe(201);
+    // The token reaches the invitee by mail only.
+    expect((await postJson("/api/v1/team/invitations/accept", { invite_token: await mailedInviteToken(email) })).status).toBe(200);
     const member = await signIn(email);
     expect(member.body).toMatchObject({ user: { email, role: "member" }, account: { id: owner.accountId } });
     expect((await call(`/api/v1/team/members/${member.body.user.id}`, { method: "DELETE", headers: withToken(owner.token) })).status).toBe(204);
