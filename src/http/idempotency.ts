@@ -105,9 +105,10 @@ export function idempotent(scopeOf: Scope): MiddlewareHandler<AppEnv> {
 
     await next();
     const res = c.res;
-    // Failures of ours or of the moment (5xx, 409, 429) are not the answer to
-    // keep: the key is freed so the same request can be retried.
-    if (res.status >= 500 || res.status === 409 || res.status === 429) {
+    // Failures of ours or of the moment (5xx, 409, 429, and 499 for a call
+    // whose client left) are not the answer to keep: the key is freed so the
+    // same request can be retried.
+    if (res.status >= 499 || res.status === 409 || res.status === 429) {
       await db.prepare("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?").bind(scope, key).run();
       return;
     }
