@@ -904,7 +904,7 @@ export interface paths {
         put?: never;
         /**
          * Invite someone by e-mail
-         * @description Replaces any pending invitation for the same address and e-mails the invitee a console link holding the token. The `invite_token` is also shown here once; the invitee accepts with it within 7 days.
+         * @description Replaces any pending invitation for the same address and e-mails the invitee a console link holding the invitation token; the invitee accepts with it within 7 days. The token is never in this answer: it goes to the invitee's mailbox only. The answer is the same whether or not the address has a user in another account; such an invitee is told at acceptance (409), since a user belongs to one account. An active member of this account is 409.
          */
         post: operations["inviteTeamMember"];
         delete?: never;
@@ -924,7 +924,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation
-         * @description No credentials: the invitation token is the credential. Answers the new user and their dashboard JWT.
+         * @description No credentials: the invitation token, from the invitation e-mail, is the credential. Answers the new user and their dashboard JWT. 409 conflict when the address already has an active user (in this or another account): a user belongs to one account; the invitation then stays pending.
          */
         post: operations["acceptTeamInvitation"];
         delete?: never;
@@ -1116,7 +1116,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf" | "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used" | "insufficient_credits" | "budget_exceeded" | "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required" | "key_limit_reached" | "webhook_limit_reached" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "last_owner" | "webhook_inactive" | "delivery_not_redeliverable" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "unsafe_webhook_url" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed" | "rate_limited" | "internal_error" | "engine_failed" | "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+            code: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf" | "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used" | "insufficient_credits" | "budget_exceeded" | "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required" | "key_limit_reached" | "webhook_limit_reached" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "last_owner" | "webhook_inactive" | "delivery_not_redeliverable" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "unsafe_webhook_url" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed" | "rate_limited" | "request_cancelled" | "internal_error" | "engine_failed" | "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
             request_id: string;
             /** @description Per-field messages of a validation failure. */
             errors?: {
@@ -7388,7 +7388,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The invitation */
+            /** @description The invitation (without its token) */
             201: {
                 headers: {
                     "X-Request-Id"?: string;
@@ -7402,7 +7402,6 @@ export interface operations {
                         role: "owner" | "admin" | "member";
                         invited_by: string;
                         expires_at: string;
-                        invite_token: string;
                     };
                 };
             };
