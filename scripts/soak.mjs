@@ -99,6 +99,14 @@ async function sampleHeaps() {
   heaps.push({ t: Math.round((Date.now() - t0) / 1000), calls: results.length, ...body.wasm_heaps, recycled: body.mupdf?.recycled ?? 0 });
 }
 
+function problemCode(text) {
+  try {
+    return JSON.parse(text).code ?? "?";
+  } catch {
+    return "not-json";
+  }
+}
+
 /** The call of step `i`: a hostile one every hostileEvery steps, a tool of the mix otherwise. */
 function callAt(i) {
   if (hostileEvery > 0 && i % hostileEvery === hostileEvery - 1) return hostile[Math.floor(i / hostileEvery) % hostile.length];
@@ -127,8 +135,9 @@ async function client(id) {
         body: call.body(),
         signal,
       });
-      await res.arrayBuffer();
-      status = res.status;
+      const text = await res.text();
+      // A 5xx is named by its code, so the report says which failure it was.
+      status = res.status >= 500 ? `${res.status} ${problemCode(text)}` : res.status;
       credits = cutAfter === null ? Number(res.headers.get("X-Credits-Charged") ?? 0) : 0;
     } catch (err) {
       if (cutAfter !== null && performance.now() - began < callTimeoutMs) status = "disconnected";

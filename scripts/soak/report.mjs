@@ -18,9 +18,9 @@ export function printReport({ base, clients, seconds, results, heaps, charged, c
     console.log(`${tool.padEnd(16)}${pad(rows.length, 7)}${pad(Math.round(percentile(ms, 50)), 9)}${pad(Math.round(percentile(ms, 95)), 9)}  ${statuses}`);
   }
   const histogram = [...Map.groupBy(results, (r) => r.status)].map(([s, n]) => `${s}: ${n.length}`).join(", ");
-  const serverErrors = results.filter((r) => typeof r.status === "number" && r.status >= 500).length;
+  const serverErrors = results.filter((r) => /^5\d\d /.test(String(r.status))).length;
   const hangs = results.filter((r) => r.status === "hang").length;
-  const failures = results.filter((r) => typeof r.status === "string" && r.status !== "hang" && r.status !== "disconnected").length;
+  const failures = results.filter((r) => String(r.status).startsWith("error:")).length;
   const cut = results.filter((r) => r.status === "disconnected").length;
   const hostileAccepted = results.filter((r) => r.hostile && !r.cut && r.status === 200 && !r.tool.endsWith("_page")).length;
   console.log(`\nstatus histogram: ${histogram}`);
