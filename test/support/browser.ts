@@ -29,3 +29,19 @@ export function deadOrigin(): string {
   if (!bindings.DEAD_ORIGIN) throw new Error("DEAD_ORIGIN missing: see vitest.config.ts");
   return bindings.DEAD_ORIGIN;
 }
+
+/**
+ * A loopback TCP+UDP listener of the page server for `token` (opened on first
+ * use), on a port no rule of the renderer allows: `connections` counts every
+ * connection and datagram that reached it, i.e. traffic that escaped the guard.
+ */
+export async function escapeListener(token: string): Promise<{ port: number; connections: number }> {
+  const res = await fetch(`${pageServer()}/listener/${token}`);
+  return (await res.json()) as { port: number; connections: number };
+}
+
+/** Header names of each request the page server answered on /headers/<token>, lower-cased. */
+export async function seenHeaders(token: string): Promise<string[][]> {
+  const res = await fetch(`${pageServer()}/seen/${token}`);
+  return ((await res.json()) as { requests: string[][] }).requests;
+}

@@ -15,13 +15,24 @@
 //   /hits/<token>          how many times /beacon/<token> was hit, as JSON
 //   /script?js=<code>      a page that runs <code>
 //   WebSocket /beacon/<token> counts the handshake as a hit, then hangs up
+//   /cached/<token>        counts a hit and answers a PNG the browser may cache for an hour
+//   /set-state/<value>     sets a cookie (Set-Cookie and document.cookie) and a localStorage entry to <value>
+//   /show-state            prints the request's Cookie header, document.cookie and localStorage
+//   /headers/<token>       records the request's header names and answers a 1x1 PNG; /seen/<token> lists them as JSON
+//   /listener/<token>      opens (once) a TCP and UDP listener on a fresh loopback port that counts
+//                          connections and datagrams; answers {port, connections} as JSON. Nothing
+//                          the renderer allows points there, so any count is traffic that escaped the guard
+import { createSocket } from "node:dgram";
 import { createServer } from "node:http";
+import { createServer as createTcpServer } from "node:net";
 
 const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 const BIG_BYTES = 30 * 1024 * 1024;
 
 export async function startPageServer() {
   const hits = new Map();
+  const listeners = new Map();
+  const seen = new Map();
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://page.server");
     const [, route, arg] = url.pathname.split("/");
@@ -62,6 +73,29 @@ export async function startPageServer() {
       res.writeHead(200, { "Content-Type": "image/png", "Cache-Control": "no-store" });
       return res.end(PNG_1X1);
     }
+    if (route === "cached") {
+      hits.set(arg, (hits.get(arg) ?? 0) + 1);
+      res.writeHead(200, { "Content-Type": "image/png", "Cache-Control": "public, max-age=3600" });
+      return res.end(PNG_1X1);
+    }
+    if (route === "headers") {
+      seen.set(arg, [...(seen.get(arg) ?? []), req.rawHeaders.filter((_, i) => i % 2 === 0).map((h) => h.toLowerCase())]);
+      res.writeHead(200, { "Content-Type": "image/png", "Cache-Control": "no-store" });
+      return res.end(PNG_1X1);
+    }
+    if (route === "seen") {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      return res.end(JSON.stringify({ requests: seen.get(arg) ?? [] }));
+    }
+    if (route === "set-state") return setState(res, arg ?? "");
+    if (route === "show-state") return showState(req, res);
+    if (route === "listener") {
+      if (!listeners.has(arg)) listeners.set(arg, openListener());
+      return listeners.get(arg).then((l) => {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ port: l.port, connections: l.count() }));
+      });
+    }
     if (route === "hits") {
       res.writeHead(200, { "Content-Type": "application/json" });
       return res.end(JSON.stringify({ hits: hits.get(arg) ?? 0 }));
@@ -80,6 +114,26 @@ export async function startPageServer() {
   return { origin: `http://127.0.0.1:${address.port}`, deadOrigin: await deadOrigin() };
 }
 
+const cleanValue = (v) => v.replace(/[^A-Za-z0-9_-]/g, "");
+
+function setState(res, raw) {
+  const value = cleanValue(raw);
+  res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Set-Cookie": `http_cookie=${value}; Path=/; Max-Age=3600` });
+  res.end(`<!doctype html><p>state set ${value}</p><script>
+    document.cookie = "js_cookie=${value}; path=/; max-age=3600";
+    localStorage.setItem("stored", "${value}");
+  </script>`);
+}
+
+function showState(req, res) {
+  const sent = (req.headers.cookie ?? "").replace(/[<>&]/g, "");
+  res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+  res.end(`<!doctype html><p>request cookies [${sent}]</p><p id="js"></p><script>
+    const stored = Object.keys(localStorage).map((k) => k + "=" + localStorage.getItem(k)).join(";");
+    document.getElementById("js").textContent = "document cookies [" + document.cookie + "] local storage [" + stored + "]";
+  </script>`);
+}
+
 /** An origin nothing listens on (a port bound, then released): connection refused. */
 async function deadOrigin() {
   const probe = createServer();
@@ -87,4 +141,29 @@ async function deadOrigin() {
   const { port } = probe.address();
   await new Promise((resolve) => probe.close(resolve));
   return `http://127.0.0.1:${port}`;
+}
+
+// A loopback port that counts whoever reaches it, for the renderer's escape
+// tests: TCP connections (WebSocket, EventSource, TURN over TCP, a popup's
+// page load) and UDP datagrams (STUN/TURN over UDP) on the same port number.
+// It answers nothing and hangs up, so a client that gets through fails fast
+// rather than holding the render open.
+async function openListener() {
+  let connections = 0;
+  const tcp = createTcpServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise((resolve) => tcp.listen(0, "127.0.0.1", resolve));
+  tcp.unref();
+  const { port } = tcp.address();
+  const udp = createSocket("udp4");
+  udp.on("message", () => connections++);
+  // The UDP port of the same number is usually free; counting TCP alone still proves the point when it is not.
+  await new Promise((resolve) => {
+    udp.once("error", resolve);
+    udp.bind(port, "127.0.0.1", resolve);
+  });
+  udp.unref();
+  return { port, count: () => connections };
 }

@@ -81,16 +81,3 @@ export const REMOVE_POPUPS = `(() => {
   }
   return removed;
 })()`;
-
-/**
- * Run in every frame before its scripts. WebSockets bypass request
- * interception (network.ts); so do the WebSockets and requests of a worker
- * (seen: a blob worker reached a loopback WebSocket). Rendering a document
- * needs neither, so the constructors are replaced by ones that throw.
- */
-export const DISABLE_UNGUARDED_NETWORK = `(() => {
-  for (const name of ["WebSocket", "WebTransport", "Worker", "SharedWorker"]) {
-    const refused = function () { throw new DOMException(name + " is not available while rendering", "SecurityError"); };
-    try { Object.defineProperty(globalThis, name, { value: refused, writable: false, configurable: false }); } catch {}
-  }
-})()`;

@@ -1,30 +1,14 @@
-import type { Browser, HTTPResponse, Page } from "@cloudflare/puppeteer";
+import type { HTTPResponse, Page } from "@cloudflare/puppeteer";
 import type { Env } from "../../env";
-import { settingsOf } from "../../settings";
 import { AD_SLOT_CSS } from "./ad-hosts";
-import { FONTS_READY, REMOVE_POPUPS } from "./in-page";
+import { bounded, type Deadline } from "./deadline";
 import { isTimeout, pageHttpError, pageLoadFailed, pageScriptFailed, pageTimeout, pageTooLarge, urlRefused } from "./errors";
-import { DEFAULT_VIEWPORT, MAX_PAGE_BYTES, PAGE_TIMEOUT_MS } from "./limits";
+import { FONTS_READY, REMOVE_POPUPS } from "./in-page";
+import { DEFAULT_VIEWPORT, MAX_PAGE_BYTES } from "./limits";
 import { DOCUMENT_URL, guardNetwork, type NetworkWatch } from "./network";
+import { evaluateIn, isNavigationError, onSettledPage } from "./page-steps";
 import type { LoadOptions, RenderSource } from "./types";
 import { refusalOf, urlPolicy } from "./url-policy";
-
-/** One time budget for loading, waiting and printing a page. */
-export class Deadline {
-  readonly ms: number;
-  private readonly end: number;
-  constructor(ms: number) {
-    this.ms = ms;
-    this.end = Date.now() + ms;
-  }
-  remaining(): number {
-    return Math.max(1, this.end - Date.now());
-  }
-}
-
-export function deadlineFor(env: Env): Deadline {
-  return new Deadline(settingsOf(env).BROWSER_PAGE_TIMEOUT_MS ?? PAGE_TIMEOUT_MS);
-}
 
 /**
  * Checks a url source before any browser is involved, so a refused target
@@ -35,40 +19,42 @@ export async function checkSourceUrl(env: Env, raw: string): Promise<void> {
   if (refusal) throw urlRefused(`The URL is refused: ${refusal}`);
 }
 
-/** Opens a page in `browser` and loads `source` with every option applied; the caller closes it. */
-export async function loadPage(env: Env, browser: Browser, source: RenderSource, opts: LoadOptions, deadline: Deadline): Promise<Page> {
-  const page = await browser.newPage();
-  try {
-    await preparePage(env, page, source, opts, deadline);
-    return page;
-  } catch (err) {
-    await page.close().catch(() => undefined);
-    throw err;
-  }
-}
-
-async function preparePage(env: Env, page: Page, source: RenderSource, opts: LoadOptions, deadline: Deadline): Promise<void> {
+/** Loads `source` into `page` (a fresh page of the render's own context) with every option applied. */
+export async function loadPage(env: Env, page: Page, source: RenderSource, opts: LoadOptions, deadline: Deadline, ended: AbortSignal): Promise<NetworkWatch> {
   page.setDefaultTimeout(deadline.remaining());
-  await page.setViewport({ width: opts.screenWidth ?? DEFAULT_VIEWPORT.width, height: opts.screenHeight ?? DEFAULT_VIEWPORT.height });
-  const watch = await guardNetwork(page, {
-    policy: urlPolicy(env),
-    document: source.kind === "markup" ? source.html : undefined,
-    assets: source.kind === "markup" ? (source.assets ?? new Map()) : new Map(),
-    blockAds: opts.blockAds ?? false,
-    maxBytes: MAX_PAGE_BYTES,
-  });
+  const viewport = { width: opts.screenWidth ?? DEFAULT_VIEWPORT.width, height: opts.screenHeight ?? DEFAULT_VIEWPORT.height };
+  await bounded(deadline, "Preparing the page", page.setViewport(viewport));
+  const watch = await guardNetwork(
+    page,
+    {
+      policy: urlPolicy(env),
+      document: source.kind === "markup" ? source.html : undefined,
+      assets: source.kind === "markup" ? (source.assets ?? new Map()) : new Map(),
+      blockAds: opts.blockAds ?? false,
+      maxBytes: MAX_PAGE_BYTES,
+    },
+    deadline,
+    ended,
+  );
   const response = await navigate(page, source.kind === "url" ? source.url : DOCUMENT_URL, watch, deadline);
   if (opts.failOnHttpStatus && source.kind === "url" && response && response.status() >= 400) throw pageHttpError(response.status());
   // Set after navigation: set before it, Chromium 156 printed with print media anyway (observed).
-  if (opts.emulatedMedia) await page.emulateMediaType(opts.emulatedMedia);
+  if (opts.emulatedMedia) await bounded(deadline, "Preparing the page", page.emulateMediaType(opts.emulatedMedia));
   await settle(page, opts, deadline);
+  checkWatch(watch);
+  return watch;
+}
+
+/** Refusals and caps the guard recorded while the page ran; checked after loading and again after printing. */
+export function checkWatch(watch: NetworkWatch): void {
   if (watch.tooLarge) throw pageTooLarge(MAX_PAGE_BYTES);
   if (watch.webSockets.length > 0) throw urlRefused(`The page opened a WebSocket (${watch.webSockets[0]}); rendering allows none.`);
+  if (watch.refusedNavigation) throw urlRefused(`The page or one of its redirects or navigations is refused: ${watch.refusedNavigation}`);
 }
 
 async function navigate(page: Page, target: string, watch: NetworkWatch, deadline: Deadline): Promise<HTTPResponse | null> {
   try {
-    const response = await page.goto(target, { waitUntil: "load", timeout: deadline.remaining() });
+    const response = await bounded(deadline, "Loading the page", page.goto(target, { waitUntil: "load", timeout: deadline.remaining() }));
     if (watch.tooLarge) throw pageTooLarge(MAX_PAGE_BYTES);
     return response;
   } catch (err) {
@@ -76,6 +62,8 @@ async function navigate(page: Page, target: string, watch: NetworkWatch, deadlin
     if (watch.tooLarge) throw pageTooLarge(MAX_PAGE_BYTES);
     if (isTimeout(err)) throw pageTimeout(deadline.ms, "Loading the page");
     if (err instanceof Error && /net::ERR_/.test(err.message)) throw pageLoadFailed(err.message.split(" at ")[0]);
+    // The page navigated itself while loading ("Navigating frame was detached"): what it lands on is waited for by settle().
+    if (isNavigationError(err)) return null;
     throw err;
   }
 }
@@ -83,22 +71,28 @@ async function navigate(page: Page, target: string, watch: NetworkWatch, deadlin
 /** Web fonts, the caller's waits, then the clean-ups that act on the loaded page. */
 async function settle(page: Page, opts: LoadOptions, deadline: Deadline): Promise<void> {
   try {
-    if (opts.waitForSelector) await page.waitForSelector(opts.waitForSelector, { timeout: deadline.remaining() });
-    if (opts.waitForExpression) await page.waitForFunction(opts.waitForExpression, { timeout: deadline.remaining(), polling: 100 });
+    if (opts.waitForSelector) {
+      const selector = opts.waitForSelector;
+      await bounded(deadline, waitName(opts), page.waitForSelector(selector, { timeout: deadline.remaining() }));
+    }
+    if (opts.waitForExpression) {
+      const expression = opts.waitForExpression;
+      await bounded(deadline, waitName(opts), page.waitForFunction(expression, { timeout: deadline.remaining(), polling: 100 }));
+    }
     if (opts.waitDelayMs) await new Promise((r) => setTimeout(r, Math.min(opts.waitDelayMs ?? 0, deadline.remaining())));
-    await page.evaluate(FONTS_READY);
+    await evaluateIn(page, deadline, "Waiting for the page's web fonts", FONTS_READY);
   } catch (err) {
     if (isTimeout(err)) throw pageTimeout(deadline.ms, waitName(opts));
     if (isPageScriptError(err)) throw pageScriptFailed(`A wait could not run in the page: ${(err as Error).message.split("\n")[0]}`);
     throw err;
   }
-  if (opts.blockAds) await page.addStyleTag({ content: AD_SLOT_CSS });
-  if (opts.removePopups) await page.evaluate(REMOVE_POPUPS);
+  if (opts.blockAds) await onSettledPage(page, deadline, "Hiding ad slots", () => page.addStyleTag({ content: AD_SLOT_CSS }));
+  if (opts.removePopups) await evaluateIn(page, deadline, "Removing popups", REMOVE_POPUPS);
 }
 
 /** An error of the caller's selector or expression, as opposed to a browser or protocol failure. */
 function isPageScriptError(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
+  if (!(err instanceof Error) || isNavigationError(err)) return false;
   return err.name === "SyntaxError" || /Evaluation failed|SyntaxError|not a valid selector/.test(err.message);
 }
 

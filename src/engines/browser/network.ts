@@ -1,11 +1,17 @@
-import type { HTTPRequest, Page } from "@cloudflare/puppeteer";
+import type { CDPSession, HTTPRequest, Page } from "@cloudflare/puppeteer";
 import { isAdHost } from "./ad-hosts";
-import { DISABLE_UNGUARDED_NETWORK } from "./in-page";
+import { bounded, type Deadline } from "./deadline";
+import { type ByteBudget, respondThroughFetch } from "./fetch-through";
+import { DISABLE_UNGUARDED_NETWORK } from "./in-page-guard";
+import "./respond-body";
 import { refusalOf, type UrlPolicy } from "./url-policy";
 
 // Every request the page makes passes here (request interception): the
 // document itself, each redirect hop (Chromium reports a hop as a new
-// request), sub-resources, frames, fetch/XHR. Markup given as html or file is
+// request), sub-resources, frames, fetch/XHR, CORS preflights. What the
+// policy approves is fetched by the Worker and answered to the browser
+// (fetch-through.ts); only data: and blob: URLs, which never reach a
+// network, are left to Chromium. Markup given as html or file is
 // served as DOCUMENT_URL with its uploaded assets beside it, so relative
 // references ("style.css", "img/logo.png") resolve by name; `.invalid` is a
 // reserved TLD (RFC 2606) that never reaches a network. It is an http
@@ -31,7 +37,7 @@ export interface NetworkRules {
 
 /** What the guard saw; read after loading to turn refusals into errors. */
 export interface NetworkWatch {
-  /** Why the main document (or a redirect of it) was refused. */
+  /** Why the main document (or a redirect of it, or a later navigation of the page) was refused. */
   refusedNavigation: string | null;
   /** URLs aborted by the policy (not ads). */
   refused: string[];
@@ -40,19 +46,29 @@ export interface NetworkWatch {
   webSockets: string[];
 }
 
-export async function guardNetwork(page: Page, rules: NetworkRules): Promise<NetworkWatch> {
+/** `ended` aborts the render's fetches still under way when it is over (their answers would go to a closed page). */
+export async function guardNetwork(page: Page, rules: NetworkRules, deadline: Deadline, ended: AbortSignal): Promise<NetworkWatch> {
   const watch: NetworkWatch = { refusedNavigation: null, refused: [], tooLarge: false, webSockets: [] };
+  const budget: ByteBudget = { max: rules.maxBytes, used: 0, exceeded: false };
+  const signal = AbortSignal.any([ended, AbortSignal.timeout(deadline.remaining())]);
   // A service worker would answer requests without passing interception.
-  await page.setBypassServiceWorker(true);
-  await page.setRequestInterception(true);
+  await bounded(deadline, "Preparing the page", page.setBypassServiceWorker(true));
+  await bounded(deadline, "Preparing the page", page.setRequestInterception(true));
+  const cdp = await watchDevtools(page, watch, deadline);
   page.on("request", (req) => {
-    decide(page, req, rules, watch).catch(() => abortQuietly(req));
+    decide(page, req, rules, watch, { budget, signal })
+      .then(() => {
+        if (!budget.exceeded || watch.tooLarge) return;
+        // Past the cap: stop loading, and every later request is aborted.
+        watch.tooLarge = true;
+        cdp.send("Page.stopLoading").catch(() => undefined);
+      })
+      .catch(() => abortQuietly(req));
   });
-  await watchDevtools(page, rules.maxBytes, watch);
   return watch;
 }
 
-async function decide(page: Page, req: HTTPRequest, rules: NetworkRules, watch: NetworkWatch): Promise<void> {
+async function decide(page: Page, req: HTTPRequest, rules: NetworkRules, watch: NetworkWatch, fetching: { budget: ByteBudget; signal: AbortSignal }) {
   const raw = req.url();
   if (raw.startsWith("data:") || raw.startsWith("blob:") || raw === "about:blank") return req.continue();
   if (watch.tooLarge) return req.abort("blockedbyclient");
@@ -60,7 +76,7 @@ async function decide(page: Page, req: HTTPRequest, rules: NetworkRules, watch: 
   const host = URL.canParse(raw) ? new URL(raw).hostname : "";
   if (rules.blockAds && isAdHost(host)) return req.abort("blockedbyclient");
   const refusal = await refusalOf(raw, rules.policy);
-  if (refusal === null) return req.continue();
+  if (refusal === null) return respondThroughFetch(req, fetching.budget, fetching.signal);
   watch.refused.push(raw);
   if (req.isNavigationRequest() && req.frame() === page.mainFrame()) watch.refusedNavigation = refusal;
   return req.abort("blockedbyclient");
@@ -83,24 +99,17 @@ function abortQuietly(req: HTTPRequest): void {
 /**
  * What request interception cannot do. WebSocket handshakes and workers'
  * traffic never pass it (seen: a page and a blob worker reached a loopback
- * WebSocket), and Chromium's blocked-URL list does not stop them either
- * (tried), so those constructors are removed from every frame before its
- * scripts run, and a WebSocket opened anyway is recorded so the render fails.
- * And the bytes the page receives are counted (Network.dataReceived, decoded
- * sizes); past the cap loading stops and later requests are aborted.
+ * WebSocket), so those constructors and the other ways out (in-page-guard.ts)
+ * are removed from every frame before its scripts run, and a WebSocket
+ * opened anyway is recorded so the render fails. The page's bytes are counted
+ * where they enter: the Worker's fetches (fetch-through.ts).
  */
-async function watchDevtools(page: Page, maxBytes: number, watch: NetworkWatch): Promise<void> {
-  await page.evaluateOnNewDocument(DISABLE_UNGUARDED_NETWORK);
-  const cdp = await page.createCDPSession();
-  await cdp.send("Network.enable");
+async function watchDevtools(page: Page, watch: NetworkWatch, deadline: Deadline): Promise<CDPSession> {
+  await bounded(deadline, "Preparing the page", page.evaluateOnNewDocument(DISABLE_UNGUARDED_NETWORK));
+  const cdp = await bounded(deadline, "Preparing the page", page.createCDPSession());
+  await bounded(deadline, "Preparing the page", cdp.send("Network.enable"));
   cdp.on("Network.webSocketCreated", (e: { url: string }) => {
     watch.webSockets.push(e.url);
   });
-  let total = 0;
-  cdp.on("Network.dataReceived", (e: { dataLength: number }) => {
-    total += e.dataLength;
-    if (total <= maxBytes || watch.tooLarge) return;
-    watch.tooLarge = true;
-    cdp.send("Page.stopLoading").catch(() => undefined);
-  });
+  return cdp;
 }

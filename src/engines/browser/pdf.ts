@@ -1,13 +1,14 @@
 import type { Page, PDFOptions } from "@cloudflare/puppeteer";
 import type { Env } from "../../env";
 import { withPdf } from "../mupdf/document";
+import { bounded, type Deadline } from "./deadline";
 import { isTimeout, pageTimeout } from "./errors";
 import { CONTENT_SIZE, HAS_CSS_PAGE_SIZE, HEADINGS } from "./in-page";
 import { ensureOutline, type Heading } from "./outline";
-import { type Deadline, deadlineFor, loadPage } from "./load";
 import { MAX_LONG_PAGE_PX } from "./limits";
+import { evaluateIn, onSettledPage } from "./page-steps";
 import { atLeast, HEADER_FOOTER_MIN_MARGIN, MARGIN_PRESETS, type MarginPreset, PAGE_FORMATS, type PageFormat, toMillimetres } from "./paper";
-import { withBrowser } from "./session";
+import { renderPage } from "./render";
 import { runningTemplates } from "./templates";
 import type { LoadOptions, RenderSource } from "./types";
 
@@ -37,17 +38,11 @@ export interface PrintedPdf {
 }
 
 export async function printPdf(env: Env, source: RenderSource, load: LoadOptions, print: PrintOptions): Promise<PrintedPdf> {
-  const deadline = deadlineFor(env);
-  const bytes = await withBrowser(env.BROWSER, async (browser) => {
-    const page = await loadPage(env, browser, source, load, deadline);
-    try {
-      const cssPageSize = !print.oneLongPage && (print.preferCssPageSize ?? !print.pageFormat) && (await hasCssPageSize(page));
-      const options = await pdfOptions(page, print, cssPageSize, load);
-      const headings = print.outline ? ((await page.evaluate(HEADINGS)) as Heading[]) : [];
-      return { pdf: await printPage(page, options, deadline), cssPageSize, headings };
-    } finally {
-      await page.close().catch(() => undefined);
-    }
+  const bytes = await renderPage(env, source, load, async (page, deadline) => {
+    const cssPageSize = !print.oneLongPage && (print.preferCssPageSize ?? !print.pageFormat) && (await hasCssPageSize(page, deadline));
+    const options = await pdfOptions(page, print, cssPageSize, load, deadline);
+    const headings = print.outline ? ((await evaluateIn(page, deadline, "Reading the headings", HEADINGS)) as Heading[]) : [];
+    return { pdf: await printPage(page, options, deadline), cssPageSize, headings };
   });
   const pdf = await ensureOutline(bytes.pdf, bytes.headings);
   const pages = await withPdf(pdf, (doc) => doc.countPages());
@@ -56,14 +51,14 @@ export async function printPdf(env: Env, source: RenderSource, load: LoadOptions
 
 async function printPage(page: Page, options: PDFOptions, deadline: Deadline): Promise<Uint8Array> {
   try {
-    return new Uint8Array(await page.pdf({ ...options, timeout: deadline.remaining() }));
+    return new Uint8Array(await onSettledPage(page, deadline, "Printing the page", () => page.pdf({ ...options, timeout: deadline.remaining() })));
   } catch (err) {
     if (isTimeout(err)) throw pageTimeout(deadline.ms, "Printing the page");
     throw err;
   }
 }
 
-async function pdfOptions(page: Page, print: PrintOptions, cssPageSize: boolean, load: LoadOptions): Promise<PDFOptions> {
+async function pdfOptions(page: Page, print: PrintOptions, cssPageSize: boolean, load: LoadOptions, deadline: Deadline): Promise<PDFOptions> {
   const templates = runningTemplates(print);
   const side = MARGIN_PRESETS[print.margin ?? "default"];
   const margin = {
@@ -72,7 +67,7 @@ async function pdfOptions(page: Page, print: PrintOptions, cssPageSize: boolean,
     left: side,
     right: side,
   };
-  const paper = print.oneLongPage ? await longPage(page, load, print.scale ?? 1, margin) : PAGE_FORMATS[print.pageFormat ?? "A4"];
+  const paper = print.oneLongPage ? await longPage(page, load, print.scale ?? 1, margin, deadline) : PAGE_FORMATS[print.pageFormat ?? "A4"];
   return {
     width: paper.width,
     height: paper.height,
@@ -97,9 +92,9 @@ const PX_PER_MM = 96 / 25.4;
  * web fonts (api.md: one continuous page, no pagination). The margins are
  * added around it so the content keeps the width it was measured at.
  */
-async function longPage(page: Page, load: LoadOptions, scale: number, margin: Record<"top" | "bottom" | "left" | "right", string>) {
-  if (!load.emulatedMedia) await page.emulateMediaType("print");
-  const { width, height } = (await page.evaluate(CONTENT_SIZE)) as { width: number; height: number };
+async function longPage(page: Page, load: LoadOptions, scale: number, margin: Record<"top" | "bottom" | "left" | "right", string>, deadline: Deadline) {
+  if (!load.emulatedMedia) await bounded(deadline, "Measuring the page", page.emulateMediaType("print"));
+  const { width, height } = (await evaluateIn(page, deadline, "Measuring the page", CONTENT_SIZE)) as { width: number; height: number };
   const px = (length: string) => toMillimetres(length) * PX_PER_MM;
   const paperWidth = Math.ceil(width * scale + px(margin.left) + px(margin.right));
   const paperHeight = Math.min(Math.ceil(height * scale + px(margin.top) + px(margin.bottom)) + 1, MAX_LONG_PAGE_PX);
@@ -107,6 +102,6 @@ async function longPage(page: Page, load: LoadOptions, scale: number, margin: Re
 }
 
 /** Whether any readable style sheet of the document sets `@page { size: ... }`. */
-async function hasCssPageSize(page: Page): Promise<boolean> {
-  return (await page.evaluate(HAS_CSS_PAGE_SIZE)) === true;
+async function hasCssPageSize(page: Page, deadline: Deadline): Promise<boolean> {
+  return (await evaluateIn(page, deadline, "Reading the page's CSS", HAS_CSS_PAGE_SIZE)) === true;
 }

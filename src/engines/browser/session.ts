@@ -1,4 +1,5 @@
 import puppeteer, { type Browser } from "@cloudflare/puppeteer";
+import { succeededWithin } from "./deadline";
 import { browserUnavailable } from "./errors";
 import { ACQUIRE_WAIT_MS, KEEP_ALIVE_MS } from "./limits";
 
@@ -8,10 +9,15 @@ import { ACQUIRE_WAIT_MS, KEEP_ALIVE_MS } from "./limits";
 // launches only when none is free. A Worker cannot hold a browser connection
 // across requests, so each call disconnects (the browser lives on) instead of
 // closing. At the limit the call waits up to ACQUIRE_WAIT_MS, then answers 503
-// with Retry-After.
+// with Retry-After. A browser goes back to the pool only when the render says
+// it is clean (its browser context was closed in time); otherwise it is
+// closed, so no other tenant's render connects to a browser that still holds
+// a spinning page or a context we could not dispose.
 
 const RETRY_STEP_MS = 500;
 const REMEMBERED = 8;
+/** How long a spoiled browser's close may take before we just disconnect. */
+const CLOSE_WAIT_MS = 2_000;
 
 // Browsers this isolate released, newest last. sessions() is the account-wide
 // truth, but miniflare's emulation never clears a session's connectionId after
@@ -19,12 +25,19 @@ const REMEMBERED = 8;
 // launch another. Trying our own released ones as well costs at most a
 // failed connect when another caller took one meanwhile.
 const released: string[] = [];
+// Browsers this isolate could not close after a stuck render: never taken again from here.
+const avoided: string[] = [];
+
+function avoid(sessionId: string): void {
+  avoided.push(sessionId);
+  if (avoided.length > REMEMBERED) avoided.shift();
+}
 
 async function connectIdle(binding: Fetcher): Promise<Browser | null> {
   const listed = (await puppeteer.sessions(binding)).filter((s) => !s.connectionId).map((s) => s.sessionId);
   // Spread concurrent callers over the idle browsers rather than all racing for the first.
   listed.sort(() => Math.random() - 0.5);
-  const candidates = [...new Set([...released.slice().reverse(), ...listed])];
+  const candidates = [...new Set([...released.slice().reverse(), ...listed])].filter((id) => !avoided.includes(id));
   for (const sessionId of candidates) {
     forget(sessionId);
     try {
@@ -61,14 +74,29 @@ async function acquire(binding: Fetcher): Promise<Browser> {
   throw browserUnavailable("No browser could be had in time (the account's concurrent browser limit is reached).", 5);
 }
 
-/** Runs `work` on a browser of the pool; the browser stays running for the next call. */
-export async function withBrowser<T>(binding: Fetcher | undefined, work: (browser: Browser) => Promise<T>): Promise<T> {
+/** What a render tells the pool about the browser it used. */
+export interface BrowserLease {
+  /** The browser must not serve another render: it is closed instead of returned to the pool. */
+  spoil(): void;
+}
+
+/** Runs `work` on a browser of the pool; a clean browser stays running for the next call. */
+export async function withBrowser<T>(binding: Fetcher | undefined, work: (browser: Browser, lease: BrowserLease) => Promise<T>): Promise<T> {
   if (!binding) throw browserUnavailable("Browser Rendering is not configured (no BROWSER binding).", 60);
   const browser = await acquire(binding);
+  let spoiled = false;
   try {
-    return await work(browser);
+    return await work(browser, { spoil: () => (spoiled = true) });
   } finally {
-    await browser.disconnect().catch(() => undefined);
-    remember(browser.sessionId());
+    await release(browser, spoiled ? "close" : "keep");
   }
+}
+
+async function release(browser: Browser, how: "keep" | "close"): Promise<void> {
+  const sessionId = browser.sessionId();
+  if (how === "close" && (await succeededWithin(CLOSE_WAIT_MS, browser.close()))) return;
+  // Closing timed out (or was not asked for): the browser lives on; only a kept one is offered to the next call.
+  await succeededWithin(CLOSE_WAIT_MS, browser.disconnect());
+  if (how === "keep") remember(sessionId);
+  else avoid(sessionId);
 }
