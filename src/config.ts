@@ -37,6 +37,13 @@ export const LIMITS = {
   pdfPages: 2000,
   splitParts: 200,
   compressMinBase64: 100,
+  /**
+   * What one uploaded ZIP package (a DOCX, an HTML assets ZIP) may expand to,
+   * all its entries together. Unpacked entries are JavaScript memory, held
+   * beside the upload and, for DOCX, a stored copy for mammoth, inside an
+   * isolate of 128 MB (docs/memory.md): 32 MiB keeps that under 100 MiB.
+   */
+  zipInflatedBytes: 32 * MiB,
   /** Compress PDF download links (api.md: valid 24 hours). */
   tempUrlSeconds: 24 * 3600,
   /** Default lifetime of a dashboard JWT issued by the operator API. */

@@ -8,6 +8,7 @@ import { aiStep } from "./ai-errors";
 import { engineField } from "./common";
 import { defineTool } from "./define";
 import { formJson, upload } from "./fields";
+import { uploadEstimate } from "./memory-estimate";
 
 // api.md, Convert document. The pairs, their engines and what quality_score
 // measures for each live in one table (engines/convert/pairs.ts); this file
@@ -17,6 +18,9 @@ import { formJson, upload } from "./fields";
 const JPEG_QUALITY = { standard: 85, premium: 92, maximum: 97 } as const;
 
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+const MiB = 1024 * 1024;
+const TEXT_SOURCES = new Set(["txt", "md"]);
 
 const isVisionDocx = (name: string, target: string) => sourceFormatOf(name) === "pdf" && targetFormatOf(target) === "docx";
 
@@ -31,6 +35,9 @@ export const convertDocument = defineTool({
     { key: "convert.document", name: "Convert document", credits: 40, access: "free-try" },
     { key: "convert.pdf_to_docx.ai", name: "Vision PDF to DOCX", credits: 200, access: "plan:paid" },
   ],
+  // TXT and Markdown are laid out by MuPDF a stretch at a time (engines/convert/flow-layout.ts): its heap
+  // grows by the CJK or Arabic font and the font subsetting, at most 10 MB measured, whatever the length.
+  memory: (i) => (TEXT_SOURCES.has(sourceFormatOf(i.file.name) ?? "") ? 16 * MiB + 4 * i.file.size : uploadEstimate(i)),
   selectOperation: (i) => (i.engine === "vision" && isVisionDocx(i.file.name, i.target_format) ? "convert.pdf_to_docx.ai" : "convert.document"),
   request: z
     .object({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { screenshotPng } from "../engines/browser";
 import { toBase64 } from "../secrets/encoding";
+import { withZipEstimate } from "./memory-estimate";
 import { defineTool } from "./define";
 import { formBool, formInt } from "./fields";
 import { HTML_ENGINE_ERRORS, loadOptionsOf, requireSource, resolveSource, sourceFields } from "./html-to-pdf";
@@ -22,6 +23,8 @@ export const htmlPreview = defineTool({
   summary: "Render an HTML file, markup or a URL to a PNG screenshot (data URI); authenticated, not metered.",
   operations: [{ key: "html.preview", name: "HTML preview", credits: 0, access: "login" }],
   engineErrors: HTML_ENGINE_ERRORS,
+  // An assets ZIP is unpacked in the isolate: its cap is reserved beside the uploads.
+  memory: (input) => withZipEstimate(input, input.assets !== undefined),
   request: z
     .object({
       ...sourceFields,

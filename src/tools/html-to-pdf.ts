@@ -10,6 +10,7 @@ import {
   type RenderSource,
 } from "../engines/browser";
 import type { Env } from "../env";
+import { withZipEstimate } from "./memory-estimate";
 import { defineTool } from "./define";
 import { formBool, formInt, formNumber, upload, uploads } from "./fields";
 
@@ -107,6 +108,8 @@ export const htmlToPdf = defineTool({
   summary: "Render an HTML file, markup or a URL to PDF with Browser Rendering.",
   operations: [{ key: "html.to_pdf", name: "HTML to PDF", credits: 40, access: "login" }],
   engineErrors: HTML_ENGINE_ERRORS,
+  // An assets ZIP is unpacked in the isolate: its cap is reserved beside the uploads.
+  memory: (input) => withZipEstimate(input, input.assets !== undefined),
   request: z
     .object({
       ...sourceFields,

@@ -1,3 +1,4 @@
+import { LIMITS } from "../config";
 import type { ToolDef } from "./define";
 
 const MiB = 1024 * 1024;
@@ -12,8 +13,19 @@ const MiB = 1024 * 1024;
  */
 export function memoryEstimate(tool: ToolDef, input: unknown): number {
   if (tool.memory) return tool.memory(input as never);
-  return 8 * MiB + 4 * inputBytes(input);
+  return uploadEstimate(input);
 }
+
+/** The default: 8 MiB plus four bytes per uploaded byte. */
+export const uploadEstimate = (input: unknown): number => 8 * MiB + 4 * inputBytes(input);
+
+/**
+ * A call that unpacks an uploaded ZIP (an HTML assets ZIP) reserves what the
+ * ZIP may expand to on top (LIMITS.zipInflatedBytes; the ZIP reader refuses
+ * more, src/engines/zip.ts), since its size is known only once the upload is
+ * read, after admission.
+ */
+export const withZipEstimate = (input: unknown, hasZip: boolean): number => uploadEstimate(input) + (hasZip ? LIMITS.zipInflatedBytes : 0);
 
 /** Bytes of every upload in a parsed request: files, arrays of them, and Base64 strings (JSON tools). */
 function inputBytes(value: unknown): number {

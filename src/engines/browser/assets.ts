@@ -1,5 +1,6 @@
-import { unzipSync } from "fflate";
+import { LIMITS } from "../../config";
 import { EngineError } from "../errors";
+import { readZip } from "../zip";
 import type { Asset } from "./network";
 
 // Files uploaded beside an HTML document (style sheets, images, fonts),
@@ -28,7 +29,7 @@ const TYPES: Record<string, string> = {
   txt: "text/plain",
 };
 
-/** At most this many bytes of assets once unzipped (a ZIP bomb stops here). */
+/** At most this many bytes of assets, uploaded files and unzipped entries together. */
 export const MAX_ASSET_BYTES = 50 * 1024 * 1024;
 
 export function assetType(name: string): string {
@@ -45,13 +46,19 @@ export function assetMap(files: { name: string; data: Uint8Array }[], zips: Uint
   };
   for (const f of files) add(f.name, f.data);
   for (const zip of zips) {
-    let entries: Record<string, Uint8Array>;
+    // The ZIP reader refuses a package whose entries would pass what is left
+    // of the cap before inflating any, and stops an entry the moment it
+    // inflates past its declared size (zip.ts): a bomb never expands here.
+    const room = Math.min(LIMITS.zipInflatedBytes, MAX_ASSET_BYTES - total);
+    let entries: Map<string, Uint8Array>;
     try {
-      entries = unzipSync(zip, { filter: (f) => !f.name.endsWith("/") && f.originalSize <= MAX_ASSET_BYTES });
-    } catch {
-      throw new EngineError("invalid_input", "The assets ZIP could not be read.");
+      entries = readZip(zip, { maxTotalBytes: room });
+    } catch (err) {
+      // Too big is a 413 for the HTML tools; anything else wrong with the ZIP is the caller's to fix (422).
+      const message = err instanceof EngineError ? err.message.replace(/The ZIP (package|entry)/, "The assets ZIP") : "The assets ZIP could not be read.";
+      throw new EngineError(err instanceof EngineError && err.kind === "too_large" ? "too_large" : "invalid_input", message);
     }
-    for (const [name, data] of Object.entries(entries)) add(name, data);
+    for (const [name, data] of entries) add(name, data);
   }
   return assets;
 }

@@ -7,7 +7,8 @@ import { docxReferenceText, docxToHtml, docxToMarkdown, docxToText } from "./doc
 import type { SourceFormat, TargetFormat } from "./formats";
 import { OCR_DOCX_ENGINE, pdfToDocx } from "./pdf-docx";
 import { VISION_ENGINE } from "./vision";
-import { htmlText, markdownHtml, markdownToPdf, textToPdf, uploadText } from "./text-pdf";
+import { checkHtmlSource } from "./text-bounds";
+import { htmlText, markdownToPdf, textToPdf, uploadText } from "./text-pdf";
 import { textSimilarity } from "./text-similarity";
 
 // Every pair Convert document runs: the one table that routing, the 422 for
@@ -127,9 +128,8 @@ export const PAIRS: readonly Pair[] = [
     how: "MuPDF's HTML engine lays the text out on A4, wrapping and paginating, with the shipped fonts (Latin, Greek, Cyrillic, CJK, Arabic)",
     quality: TEXT_KEPT,
     async convert({ bytes, stem }) {
-      const source = uploadText(bytes);
-      const out = await textToPdf(source);
-      return { data: out.pdf, filename: `${stem}.pdf`, contentType: PDF, score: textSimilarity(source, out.text), notes: missingNote(out.missing) };
+      const out = await textToPdf(bytes);
+      return { data: out.pdf, filename: `${stem}.pdf`, contentType: PDF, score: textSimilarity(out.source, out.text), notes: missingNote(out.missing) };
     },
   },
   {
@@ -139,15 +139,8 @@ export const PAIRS: readonly Pair[] = [
     how: "marked renders CommonMark + GFM to HTML, MuPDF's HTML engine lays it out on A4",
     quality: `${TEXT_KEPT} (source: the rendered Markdown's text)`,
     async convert({ bytes, stem }) {
-      const source = uploadText(bytes);
-      const out = await markdownToPdf(source);
-      return {
-        data: out.pdf,
-        filename: `${stem}.pdf`,
-        contentType: PDF,
-        score: textSimilarity(htmlText(markdownHtml(source)), out.text),
-        notes: missingNote(out.missing),
-      };
+      const out = await markdownToPdf(bytes);
+      return { data: out.pdf, filename: `${stem}.pdf`, contentType: PDF, score: textSimilarity(out.source, out.text), notes: missingNote(out.missing) };
     },
   },
   {
@@ -157,6 +150,7 @@ export const PAIRS: readonly Pair[] = [
     how: "the HTML to PDF browser engine (Browser Rendering), A4 unless the page's CSS @page says otherwise",
     quality: `${TEXT_KEPT} (source: the markup's visible text)`,
     async convert({ bytes, stem, env }) {
+      checkHtmlSource(bytes);
       const html = uploadText(bytes);
       return browserPdf(env, html, stem, htmlText(html), { printBackground: true });
     },

@@ -1,6 +1,4 @@
 import { ROMAN_MAX, toRoman } from "../numbering/format";
-import { strToU8, unzipSync, zipSync } from "fflate";
-import { EngineError } from "../errors";
 
 // Word prints a numbered paragraph's label from numbering.xml ("1.",
 // "1.1.", "a)", "iv."), counting per list and level. HTML readers
@@ -12,8 +10,6 @@ import { EngineError } from "../errors";
 
 /** Private-use character before an inserted label: the HTML step finds labelled items by it. */
 export const LABEL_MARK = "\uE000";
-
-const MAX_PART_BYTES = 64 * 1024 * 1024;
 
 interface Level {
   start: number;
@@ -103,24 +99,11 @@ export function labelNumberedParagraphs(documentXml: string, numberingXml: strin
   });
 }
 
-/** The DOCX with Word's list labels in its text (see above); unchanged when it has no numbering part. */
-export function withListLabels(bytes: Uint8Array): Uint8Array {
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(bytes, {
-      filter: (f) => {
-        if (f.originalSize > MAX_PART_BYTES) throw new EngineError("too_large", `The DOCX part ${f.name} expands to more than ${MAX_PART_BYTES} bytes.`);
-        return true;
-      },
-    });
-  } catch (err) {
-    if (err instanceof EngineError) throw err;
-    throw new EngineError("corrupt", "The file is not a readable DOCX (ZIP) package.");
-  }
-  const numbering = files["word/numbering.xml"];
-  const document = files["word/document.xml"];
-  if (!numbering || !document) return bytes;
+/** Writes Word's list labels into the package's document part (see above); unchanged when it has no numbering part. */
+export function writeListLabels(files: Map<string, Uint8Array>): void {
+  const numbering = files.get("word/numbering.xml");
+  const document = files.get("word/document.xml");
+  if (!numbering || !document) return;
   const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  files["word/document.xml"] = strToU8(labelNumberedParagraphs(decode(document), decode(numbering)));
-  return zipSync(files);
+  files.set("word/document.xml", new TextEncoder().encode(labelNumberedParagraphs(decode(document), decode(numbering))));
 }

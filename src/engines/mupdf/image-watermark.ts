@@ -2,7 +2,7 @@ import { saveCopy, withPdf } from "./document";
 import { imageForm } from "./forms";
 import { loadMupdf } from "./loader";
 import { anchorCenter, stampMatrix, tileCenters, visualSize, type Position, type Stamp } from "./placement";
-import { loadStampImage } from "./stamp-image";
+import { loadStampImage, shrinkStamp } from "./stamp-image";
 import { opacityState, stampEachPage } from "./stamp";
 import { SAVE } from "./save-options";
 import { STAMP_MARGIN, type StampResult } from "./watermark";
@@ -28,7 +28,7 @@ const MAX_TILES = 200;
 export async function watermarkImage(bytes: Uint8Array, opts: ImageWatermarkOptions): Promise<StampResult> {
   const mupdf = await loadMupdf();
   // The image is checked before the PDF is opened: a bad image is a 422 either way.
-  const image = loadStampImage(mupdf, opts.image);
+  const image = loadStampImage(mupdf, await shrinkStamp(opts.image));
   try {
     return await withPdf(bytes, (doc) => {
       const form = imageForm(doc, image);

@@ -2,6 +2,7 @@ import { reserveMemory } from "../../runtime/memory";
 import { EngineError } from "../errors";
 import { type GrayImage, ssim } from "../quality/ssim";
 import { withPdf } from "./document";
+import { BAND_PIXELS, bandedJpeg, bandedPng } from "./page-bands";
 import type { Mupdf } from "./loader";
 
 // PDF pages as pictures at 150 dpi (api.md), encoded by MuPDF itself: the
@@ -33,33 +34,83 @@ export async function renderPages(bytes: Uint8Array, format: PageImageFormat, jp
       throw new EngineError("too_large", `The PDF has ${pages} pages; at most ${MAX_RENDERED_PAGES} are rendered to images per call. Split it first.`);
     }
     // The isolate's memory governor learns the real plan now: the largest
-    // page's pixmap and its encoding in MuPDF, the parsed document, and the
-    // encoded pages held for the ZIP (twice while it is written).
+    // page's drawing and encoding in MuPDF (pageBytes), the parsed document,
+    // and the encoded pages held for the ZIP (twice while it is written).
     let largest = 0;
     for (let i = 0; i < pages; i++) largest = Math.max(largest, pixelsOf(doc.loadPage(i)));
     const expected = Math.min(MAX_RENDERED_BYTES, pages * largest * (format === "png" ? 0.3 : 0.15));
-    await reserveMemory(BASE_BYTES + 4 * bytes.byteLength + 6 * largest + 2 * expected);
+    await reserveMemory(BASE_BYTES + 4 * bytes.byteLength + pageBytes(largest, format) + 2 * expected);
     const images: Uint8Array[] = [];
     let held = 0;
     let fidelity = 1;
     for (let i = 0; i < pages; i++) {
-      const pix = renderPage(mupdf, doc.loadPage(i));
       try {
-        // MuPDF hands back a copy: its buffer is already freed.
-        const encoded = format === "png" ? pix.asPNG() : pix.asJPEG(jpegQuality, false);
-        if (format === "jpg" && i === 0) fidelity = jpegFidelity(mupdf, pix, encoded);
-        held += encoded.byteLength;
+        const page = await encodePage(mupdf, doc.loadPage(i), format, jpegQuality, i === 0);
+        if (i === 0) fidelity = page.fidelity;
+        held += page.encoded.byteLength;
         if (held > MAX_RENDERED_BYTES) {
           throw new EngineError("too_large", `The page images pass ${MAX_RENDERED_BYTES / 1024 / 1024} MB after page ${i + 1}; convert fewer pages per call.`);
         }
-        images.push(encoded);
+        images.push(page.encoded);
       } finally {
-        pix.destroy();
         mupdf.emptyStore();
       }
     }
     return { images, fidelity };
   });
+}
+
+/**
+ * Pages up to this many pixels are drawn whole and encoded by MuPDF (A4 and
+ * Letter at 150 dpi are 2.2 MP); bigger pages are drawn and encoded in bands
+ * (page-bands.ts): MuPDF's writers hold three to four copies of a pixmap.
+ */
+export const WHOLE_PAGE_PIXELS = 2_500_000;
+
+/**
+ * What one page's drawing and encoding needs, with the ~20% steps a
+ * WebAssembly heap grows in (page-render.test.ts measures it): whole pages
+ * in MuPDF's heap, banded ones a band there and the band writers' share.
+ */
+export function pageBytes(pixels: number, format: PageImageFormat): number {
+  const slack = 1.25;
+  // MuPDF's whole-page writers: PNG three RGB copies, JPEG the pixmap and a coefficient buffer, and the fidelity measure's decode.
+  if (pixels <= WHOLE_PAGE_PIXELS) return slack * (format === "png" ? 9 : 12) * pixels;
+  const band = slack * 3 * BAND_PIXELS + 4 * BAND_PIXELS;
+  // Banded JPEG: MozJPEG's encoder and decoder heaps (16 MiB each when not yet up) and two grey copies for the fidelity measure.
+  return format === "png" ? band : band + 34 * 1024 * 1024 + 2 * pixels;
+}
+
+async function encodePage(
+  mupdf: Mupdf,
+  page: Page,
+  format: PageImageFormat,
+  jpegQuality: number,
+  measure: boolean,
+): Promise<{ encoded: Uint8Array; fidelity: number }> {
+  try {
+    const raster = pageRaster(page);
+    if (raster.pw * raster.ph > WHOLE_PAGE_PIXELS) {
+      return format === "png" ? { encoded: await bandedPng(mupdf, page, raster), fidelity: 1 } : bandedJpeg(mupdf, page, raster, jpegQuality, measure);
+    }
+    const pix = renderPage(mupdf, page, raster);
+    let dropped = false;
+    try {
+      // MuPDF hands back a copy: its buffer is already freed.
+      if (format === "png") return { encoded: pix.asPNG(), fidelity: 1 };
+      const encoded = pix.asJPEG(jpegQuality, false);
+      if (!measure) return { encoded, fidelity: 1 };
+      const original = gray(mupdf, pix);
+      // The original goes before the JPEG is decoded again: two full pixmaps never meet in MuPDF's heap.
+      pix.destroy();
+      dropped = true;
+      return { encoded, fidelity: jpegFidelity(mupdf, original, encoded) };
+    } finally {
+      if (!dropped) pix.destroy();
+    }
+  } finally {
+    page.destroy();
+  }
 }
 
 type Page = ReturnType<InstanceType<Mupdf["PDFDocument"]>["loadPage"]>;
@@ -87,23 +138,17 @@ function pixelsOf(page: Page): number {
   }
 }
 
-function renderPage(mupdf: Mupdf, page: Page): Pixmap {
-  try {
-    const { width, height, pw, ph, scale } = pageRaster(page);
-    const pix = page.toPixmap(mupdf.Matrix.scale(pw / width, ph / height), mupdf.ColorSpace.DeviceRGB, false, true);
-    const dpi = Math.round(scale * 72);
-    pix.setResolution(dpi, dpi);
-    return pix;
-  } finally {
-    page.destroy();
-  }
+function renderPage(mupdf: Mupdf, page: Page, { width, height, pw, ph, scale }: ReturnType<typeof pageRaster>): Pixmap {
+  const pix = page.toPixmap(mupdf.Matrix.scale(pw / width, ph / height), mupdf.ColorSpace.DeviceRGB, false, true);
+  const dpi = Math.round(scale * 72);
+  pix.setResolution(dpi, dpi);
+  return pix;
 }
 
-/** SSIM (grey) of a JPEG against the pixmap it was encoded from. */
-function jpegFidelity(mupdf: Mupdf, original: Pixmap, jpeg: Uint8Array): number {
+/** SSIM (grey) of a JPEG against the grey of the pixmap it was encoded from. */
+function jpegFidelity(mupdf: Mupdf, a: GrayImage, jpeg: Uint8Array): number {
   const decoded = new mupdf.Image(jpeg).toPixmap();
   try {
-    const a = gray(mupdf, original);
     const b = gray(mupdf, decoded);
     if (a.width !== b.width || a.height !== b.height) return 0;
     return Math.round(ssim(a, b) * 10_000) / 10_000;

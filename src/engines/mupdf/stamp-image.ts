@@ -1,4 +1,6 @@
+import { contiguous } from "../../storage/file-bytes";
 import { EngineError } from "../errors";
+import { imageFacts, resizeImage } from "../images";
 import type { Mupdf } from "./loader";
 import { asEngineError } from "./document";
 
@@ -81,6 +83,35 @@ export function loadStampImage(mupdf: Mupdf, bytes: Uint8Array): Image {
     return small;
   } finally {
     pixmap.destroy();
+  }
+}
+
+/**
+ * A watermark bigger than MAX_STAMP_SIDE shrunk first by the image engine,
+ * which reads and resamples it in bands (its memory bounded and reserved by
+ * its own estimate), to a PNG of the size MuPDF would draw it at. MuPDF
+ * decoding the original instead held about 16 bytes a pixel: a 2400 x 1200
+ * stamp took its heap from 22 to 53 MB against a reservation of 8 MiB, and a
+ * 16 MP one (a 60 KB PNG of one colour) to 263 MB (issue #31).
+ */
+export async function shrinkStamp(bytes: Uint8Array): Promise<Uint8Array> {
+  const format = sniffStampImage(bytes);
+  const size = format ? headerSize(bytes, format) : null;
+  // Anything unreadable is for loadStampImage to refuse, with its own message.
+  if (!size || size[0] * size[1] > MAX_STAMP_PIXELS || Math.max(size[0], size[1]) <= MAX_STAMP_SIDE) return bytes;
+  let [w, h] = size;
+  try {
+    if (imageFacts(bytes).orientation >= 5) [w, h] = [h, w];
+  } catch {
+    return bytes;
+  }
+  const k = MAX_STAMP_SIDE / Math.max(w, h);
+  try {
+    const small = await resizeImage(bytes, { width: Math.max(1, Math.round(w * k)), height: Math.max(1, Math.round(h * k)), format: "png", quality: 100 });
+    return contiguous(small.bytes);
+  } catch (err) {
+    if (err instanceof EngineError) throw new EngineError("invalid_input", `The watermark image could not be decoded: ${err.message}`);
+    throw err;
   }
 }
 
