@@ -8,6 +8,24 @@ import { startPageServer } from "./test/support/page-server.mjs";
 import { startAiStub } from "./test/support/ai-stub.mjs";
 import { buildOcrWorker } from "./scripts/ocr-worker-build.mjs";
 
+// test/e2e/*.test.mjs are node:test files run against `wrangler dev` (npm run test:smoke).
+const TESTS = ["test/**/*.test.ts", "src/**/*.test.ts"];
+/** Test files that need an isolate of their own (see `projects` below). */
+const OWN_ISOLATE = [
+  "test/webhooks/**/*.test.ts",
+  "test/runtime/**/*.test.ts",
+  "test/engines/mupdf-heap/**/*.test.ts",
+  "test/engines/ocr/engine.test.ts",
+  "test/tools/images/**/*.test.ts",
+  "test/tools/repair/recovery.test.ts",
+  "test/tools/pdf-to-markdown/memory.test.ts",
+  "test/tools/pdf-to-markdown/ocr.test.ts",
+  "test/openapi/responses.test.ts",
+  "test/auth/anonymous-rate-limit.test.ts",
+  "src/engines/images/**/*.test.ts",
+  "src/engines/qpdf/linearization.test.ts",
+];
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   // One notice (or, under REQUIRE_CORPUS=1, an error) when ../shared/corpus is absent.
@@ -60,14 +78,18 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
-      // test/e2e/*.test.mjs are node:test files run against `wrangler dev` (npm run test:smoke).
-      include: ["test/**/*.test.ts", "src/**/*.test.ts"],
       setupFiles: ["./test/setup.ts"],
-      // Vitest leaves one core free by default; each test file starts its own
-      // workerd (about 9 s of set-up for this bundle), so use them all.
+      // Vitest leaves one core free by default; use them all.
       maxWorkers: availableParallelism(),
       testTimeout: 60_000,
       hookTimeout: 60_000,
+      // A fresh isolate loads the whole Worker, 27 MB of WASM included, in
+      // about 25 s (the pool hands each module over as JSON), so most files
+      // share their isolate with the files before them. Files that measure
+      // the isolate itself (WASM heaps and peaks, engine instances) or
+      // replace its fetch get one of their own.
+      // scripts/test-unit.mjs runs both groups, one after the other.
+      ...(process.env.TEST_GROUP === "own-isolate" ? { include: OWN_ISOLATE, isolate: true } : { include: TESTS, exclude: OWN_ISOLATE, isolate: false }),
     },
   };
 });

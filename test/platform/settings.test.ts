@@ -1,17 +1,16 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { sign } from "hono/jwt";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import type { Env } from "../../src/env";
 import { toBase64Url } from "../../src/secrets/encoding";
 import { signKey } from "../../src/storage/signed-url";
-import { createAccount } from "../support/accounts";
-import { call, problem } from "../support/http";
+import { problem } from "../support/http";
 
 // settings.ts and secrets/keys.ts: the environment is checked once, a bad or
-// missing setting is a 503 naming it, and every use of a secret has its own
-// derived key (the configured value itself signs nothing).
+// missing setting is a 503 naming it, and file links are signed with a key
+// derived for that use. Dashboard JWTs are HS256 under JWT_SECRET itself, as
+// decisions.md defines them: test/auth/dashboard-jwt.test.ts covers those.
 
 const app = buildApp();
 const fetchWith = (overrides: Partial<Record<keyof Env, string | undefined>>, path: string) =>
@@ -41,16 +40,6 @@ describe("configuration", () => {
 });
 
 describe("keys derived per use", () => {
-  it("dashboard JWTs are not signed with JWT_SECRET itself: a token signed with it is refused", async () => {
-    const { accountId, ownerId, token } = await createAccount();
-    expect((await call("/api/v1/account", { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
-    const now = Math.floor(Date.now() / 1000);
-    const raw = await sign({ sub: ownerId, org: accountId, iat: now, exp: now + 600 }, env.JWT_SECRET!, "HS256");
-    const res = await call("/api/v1/account", { headers: { Authorization: `Bearer ${raw}` } });
-    expect(res.status).toBe(401);
-    expect((await problem(res)).code).toBe("invalid_credentials");
-  });
-
   it("file links are not an HMAC under JWT_SECRET itself, and FILES_SIGNING_SECRET changes them", async () => {
     const rawKey = await crypto.subtle.importKey("raw", new TextEncoder().encode(env.JWT_SECRET!), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
     const raw = toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", rawKey, new TextEncoder().encode("outputs/x.pdf\n2000000000"))));

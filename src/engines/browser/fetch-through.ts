@@ -1,4 +1,5 @@
 import type { ErrorCode, HTTPRequest } from "@cloudflare/puppeteer";
+import { readAtMost } from "../../runtime/bytes";
 import { Deadline, bounded } from "./deadline";
 
 // A request the URL policy approved is fetched by the Worker and the answer
@@ -80,28 +81,12 @@ function responseHeaders(from: Headers): Record<string, string | string[]> {
 
 /** The body, or null once the render's byte budget would be exceeded (reading stops there, so memory stays bounded too). */
 async function readWithin(res: Response, budget: ByteBudget): Promise<Uint8Array | null> {
-  if (!res.body) return new Uint8Array(0);
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    budget.used += value.byteLength;
-    if (budget.used > budget.max) {
-      budget.exceeded = true;
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  // The budget is the render's: requests read side by side count against it chunk by chunk.
+  const body = await readAtMost(res.body, Number.POSITIVE_INFINITY, (bytes) => {
+    budget.used += bytes;
+    return budget.used <= budget.max;
+  });
+  if (body === null) budget.exceeded = true;
   return body;
 }
 

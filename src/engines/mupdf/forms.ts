@@ -1,3 +1,4 @@
+import { concat } from "../../runtime/bytes";
 import type { Mupdf } from "./loader";
 import type { PDFDocument } from "./document";
 import type { Box } from "./placement";
@@ -41,13 +42,7 @@ function pageContents(page: PDFObject): Uint8Array {
   };
   if (contents.isArray()) contents.forEach((s) => read(s));
   else if (contents.isStream()) read(contents);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concat(parts);
 }
 
 /** An image as a Form XObject drawn over [0 0 width height] (one unit per pixel). */

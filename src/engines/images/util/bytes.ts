@@ -13,18 +13,8 @@ export function ascii(b: Uint8Array, at: number, length: number): string {
   return s;
 }
 
-/** Concatenates byte arrays into one. */
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+// One concat for the whole Worker; re-exported for the image writers.
+export { concat } from "../../../runtime/bytes";
 
 /** A growable byte sink for writers. */
 export class ByteWriter {
