@@ -92,21 +92,21 @@ function answer(markdown: string, engine: Engine, result: MarkdownResult) {
 /**
  * Scanned pages are read by OCR (src/engines/ocr) and go through the same
  * layout engine as text pages, in page order; text pages keep their own
- * text. A document whose scans hold no readable text and that has no text
- * elsewhere is a 422 (refunded), not empty Markdown a caller would pay for.
+ * text. A document that says nothing (blank pages, or scans on which OCR
+ * reads nothing) is a valid document whose Markdown is empty: a 200, billed
+ * like any success. api.md gives this tool no "no text" error; its 422 for
+ * no extractable text is AI extract's.
  */
 async function withOcr(_env: Env, bytes: Uint8Array, result: MarkdownResult): Promise<{ markdown: string; engine: Engine }> {
   if (!result.pagesWithoutText.length) return { markdown: result.markdown, engine: "layout" };
   const read = await markdownOfPdf(bytes, ocrPage);
-  if (read.wordCount === 0) {
-    throw new ApiError("no_extractable_text", "OCR found no readable text on the scanned pages of this PDF, and it has no text layer; nothing was charged.");
-  }
   return { markdown: read.markdown, engine: "ocr" };
 }
 
 /** api.md: cleanup is best effort; on failure the deterministic Markdown is answered and the LLM rate still billed. */
 async function cleanup(env: Env, markdown: string, engine: Engine): Promise<[string, Engine]> {
-  if (!llmCleanup) return [markdown, engine];
+  // Nothing to polish (a blank document): no model call; the LLM rate is still what was asked for.
+  if (!llmCleanup || !markdown.trim()) return [markdown, engine];
   try {
     const polished = await llmCleanup(env, markdown);
     return polished.trim() ? [polished, engine === "ocr" ? "ocr+llm" : "layout+llm"] : [markdown, engine];

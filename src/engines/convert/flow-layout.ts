@@ -3,6 +3,7 @@ import { EngineError } from "../errors";
 import { drawable, ensureStampFonts } from "../mupdf/fonts";
 import { loadMupdf, type Mupdf } from "../mupdf/loader";
 import { SAVE } from "../mupdf/save-options";
+import { expandLigatures } from "../text/to-unicode";
 
 // Long documents laid out by MuPDF's HTML engine a stretch at a time. One
 // HTML document holds its whole box tree and every page's flow in MuPDF's
@@ -117,7 +118,7 @@ export async function layoutFlow(flow: Flow, maxPages: number = LIMITS.pdfPages)
     }
     writer.close();
     const written = buffer.asUint8Array().slice();
-    const pdf = texts.length <= SUBSET_MAX_PAGES ? subset(mupdf, written) : written;
+    const pdf = finish(mupdf, written, texts.length <= SUBSET_MAX_PAGES);
     return { pdf, pages: texts.length, missing: [...missing], text: texts.join("\f") };
   } catch (err) {
     if (err instanceof EngineError) throw err;
@@ -186,13 +187,20 @@ function writePage(mupdf: Mupdf, writer: InstanceType<Mupdf["DocumentWriter"]>, 
   }
 }
 
-/** Embeds only the glyphs used. */
-function subset(mupdf: Mupdf, bytes: Uint8Array): Uint8Array {
+/**
+ * Embeds only the glyphs used (when `subset`), and makes ligature glyphs
+ * read as their letters (text/to-unicode.ts: "final" drawn with the fi
+ * glyph must extract as "final", not "\ufb01nal"). A long document is not
+ * rewritten whole: its changed CMaps are appended as an incremental update.
+ */
+function finish(mupdf: Mupdf, bytes: Uint8Array, subset: boolean): Uint8Array {
   const doc = mupdf.Document.openDocument(bytes, "application/pdf").asPDF();
   if (!doc) throw new Error("MuPDF's PDF writer produced no PDF");
   try {
-    doc.subsetFonts();
-    const out = doc.saveToBuffer(SAVE.converted);
+    if (subset) doc.subsetFonts();
+    const expanded = expandLigatureText(doc);
+    if (!subset && !expanded) return bytes;
+    const out = doc.saveToBuffer(subset ? SAVE.converted : "incremental,compress");
     try {
       return out.asUint8Array().slice();
     } finally {
@@ -201,4 +209,27 @@ function subset(mupdf: Mupdf, bytes: Uint8Array): Uint8Array {
   } finally {
     doc.destroy();
   }
+}
+
+type PdfDoc = InstanceType<Mupdf["PDFDocument"]>;
+
+/** Rewrites each font's ToUnicode CMap that maps a glyph to U+FB00-FB06; answers whether any was. */
+function expandLigatureText(doc: PdfDoc): boolean {
+  const seen = new Set<number>();
+  let changed = false;
+  const count = doc.countObjects();
+  for (let num = 1; num < count; num++) {
+    const font = doc.newIndirect(num).resolve();
+    if (!font.isDictionary() || !font.get("Type").isName() || font.get("Type").asName() !== "Font") continue;
+    const cmap = font.get("ToUnicode");
+    if (!cmap.isIndirect() || seen.has(cmap.asIndirect())) continue;
+    seen.add(cmap.asIndirect());
+    const buf = cmap.readStream();
+    const fixed = expandLigatures(buf.asString());
+    buf.destroy();
+    if (fixed === null) continue;
+    cmap.writeStream(new TextEncoder().encode(fixed));
+    changed = true;
+  }
+  return changed;
 }

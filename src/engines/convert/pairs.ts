@@ -159,7 +159,7 @@ export const PAIRS: readonly Pair[] = [
     source: "docx",
     target: "pdf",
     engine: "mammoth+chromium",
-    how: "mammoth turns the DOCX into HTML (headings, styles, lists, tables, images), page size and margins from its w:sectPr as CSS @page, printed by the browser engine",
+    how: "mammoth turns the DOCX into HTML (headings, styles, lists, tables, images), Word's page breaks (break runs, w:pageBreakBefore, section ends) as forced breaks, type sizes from its styles, page size and margins from its w:sectPr as CSS @page, printed by the browser engine",
     quality: `${TEXT_KEPT} (source: the DOCX's text by our DOCX reader)`,
     async convert({ bytes, stem, env }) {
       const doc = await docxToHtml(bytes);
@@ -181,7 +181,7 @@ export const PAIRS: readonly Pair[] = [
     source: "docx",
     target: "md",
     engine: "mammoth-markdown",
-    how: "mammoth's Markdown writer: headings, emphasis, lists, links; pictures inline as data URIs",
+    how: "mammoth's HTML written as GitHub Markdown: headings, paragraphs, emphasis, lists, pipe tables (header from the first row), links; pictures inline as data URIs",
     quality: `${TEXT_KEPT} (source: the DOCX's text by our DOCX reader; pictures not counted)`,
     async convert({ bytes, stem }) {
       const md = await docxToMarkdown(bytes);

@@ -98,12 +98,3 @@ export function labelNumberedParagraphs(documentXml: string, numberingXml: strin
     return end < 0 ? p : p.slice(0, end + 8) + run + p.slice(end + 8);
   });
 }
-
-/** Writes Word's list labels into the package's document part (see above); unchanged when it has no numbering part. */
-export function writeListLabels(files: Map<string, Uint8Array>): void {
-  const numbering = files.get("word/numbering.xml");
-  const document = files.get("word/document.xml");
-  if (!numbering || !document) return;
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  files.set("word/document.xml", new TextEncoder().encode(labelNumberedParagraphs(decode(document), decode(numbering))));
-}

@@ -153,6 +153,24 @@ describe("detection in running text", () => {
     expect(detectPii("Pay to GB82 WEST 1234 5698 7654 32", ["IBAN"]).map((m) => m.value)).toEqual(["GB82 WEST 1234 5698 7654 32"]);
   });
 
+  it("a mistyped IBAN is not redacted as another type either (issue #32): its digit groups belong to it", () => {
+    // One digit changed in GB82 WEST 1234 5698 7654 32 and DE89 3704 0044 0532 0130 00: mod-97 fails, and
+    // "1234 5698 7654 30" happens to pass Luhn, which used to make it a CREDIT_CARD.
+    for (const bad of [
+      "GB82 WEST 1234 5698 7654 30",
+      "GB82WEST12345698765430",
+      "GB82-WEST-1034-5698-7654-32",
+      "DE89 3704 0044 0532 0130 01",
+      "DE89370400440532013001",
+    ]) {
+      expect(detectPii(`Pay to ${bad} today`), bad).toEqual([]);
+      expect(detectPii(`Pay to ${bad} today`, ["CREDIT_CARD"]), bad).toEqual([]);
+    }
+    // The same digits standing alone are still a card, and a valid IBAN is one IBAN, not a card inside one.
+    expect(detectPii("Card 1234 5698 7654 30 today").map((m) => m.type)).toEqual(["CREDIT_CARD"]);
+    expect(detectPii("Pay to GB82 WEST 1234 5698 7654 32 today").map((m) => [m.type, m.value])).toEqual([["IBAN", "GB82 WEST 1234 5698 7654 32"]]);
+  });
+
   it("restricts to the requested types", () => {
     const text = "jane@example.org 4111111111111111";
     expect(detectPii(text, ["EMAIL"]).map((m) => m.type)).toEqual(["EMAIL"]);

@@ -1,6 +1,6 @@
 import { ENTITY_TYPES, type EntityType, type PiiMatch, type Span } from "./entity-types";
 import { findAadhaar, findCreditCards, findItin, findSsn } from "./numbers";
-import { findEmails, findIbans, findIpv4, findPan, findPhones } from "./patterns";
+import { findEmails, findIbanShapes, findIbans, findIpv4, findPan, findPhones } from "./patterns";
 
 const DETECTORS: Record<EntityType, (text: string) => Span[]> = {
   CREDIT_CARD: findCreditCards,
@@ -21,9 +21,18 @@ const DETECTORS: Record<EntityType, (text: string) => Span[]> = {
  */
 export function detectPii(text: string, types: readonly EntityType[] = ENTITY_TYPES): PiiMatch[] {
   const wanted = ENTITY_TYPES.filter((t) => types.includes(t));
+  // The digit groups of an IBAN-shaped string ("GB82 WEST 1234 5698 7654 30")
+  // are part of it, not a card or phone of their own: whether its mod-97
+  // holds decides alone, so a mistyped IBAN is not redacted as a card whose
+  // Luhn digit happens to pass.
+  const ibanShapes = findIbanShapes(text);
+  const insideIban = (s: Span) => ibanShapes.some((i) => s.start >= i.start && s.end <= i.end);
   const candidates: PiiMatch[] = [];
   for (const type of wanted) {
-    for (const s of DETECTORS[type](text)) candidates.push({ type, start: s.start, end: s.end, value: text.slice(s.start, s.end) });
+    for (const s of DETECTORS[type](text)) {
+      if (type !== "IBAN" && insideIban(s)) continue;
+      candidates.push({ type, start: s.start, end: s.end, value: text.slice(s.start, s.end) });
+    }
   }
   const rank = (t: EntityType) => ENTITY_TYPES.indexOf(t);
   candidates.sort((a, b) => rank(a.type) - rank(b.type) || a.start - b.start || b.end - a.end);

@@ -13,18 +13,29 @@ function* spans(text: string, re: RegExp): Generator<Span & { text: string }> {
 // separators.
 const IBAN_START = /(?<![\w])([A-Z]{2})(\d{2})/g;
 
-/** IBAN: registry length for the country, then ISO 7064 mod-97. */
-export function findIbans(text: string): Span[] {
-  const out: Span[] = [];
+/**
+ * Strings with an IBAN's shape: a registry country code, check digits and
+ * exactly the registry length, ending at a word boundary. `valid` is the
+ * ISO 7064 mod-97 verdict.
+ */
+export function findIbanShapes(text: string): (Span & { valid: boolean })[] {
+  const out: (Span & { valid: boolean })[] = [];
   for (const m of text.matchAll(IBAN_START)) {
     const length = IBAN_LENGTHS[m[1]];
     if (!length) continue;
     const end = readIban(text, m.index, length);
     if (end < 0) continue;
     const iban = text.slice(m.index, end).replace(/[ -]/g, "");
-    if (ibanMod97Valid(iban)) out.push({ start: m.index, end });
+    out.push({ start: m.index, end, valid: ibanMod97Valid(iban) });
   }
   return out;
+}
+
+/** IBAN: registry length for the country, then ISO 7064 mod-97. */
+export function findIbans(text: string): Span[] {
+  return findIbanShapes(text)
+    .filter((s) => s.valid)
+    .map(({ start, end }) => ({ start, end }));
 }
 
 /** Consumes `length` alphanumerics from `start`; answers the end offset or -1. */

@@ -25,7 +25,7 @@ describe("Convert document: DOCX → TXT and Markdown", () => {
     const { body, out } = await converted(bytes, "plan.docx", "markdown", "mammoth-markdown");
     const md = text(out);
     expect(md).toMatch(/^# Project Plan/m);
-    expect(md).toContain("__bold steps__");
+    expect(md).toContain("**bold steps**");
     expect(md).toContain("*italic notes*");
     expect(md).toMatch(/^- Gather requirements/m);
     expect(body.output_file_url).toMatch(/\/plan\.md$/);

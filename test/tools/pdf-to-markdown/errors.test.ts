@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
 import { file, postForm, problem, withKey } from "../../support/http";
-import { corruptPdf, encryptedPdf, layoutPdf, scanOf } from "../../support/pdf.mjs";
+import { corruptPdf, encryptedPdf, layoutPdf } from "../../support/pdf.mjs";
 import { auth, PATH } from "./client";
 
 const simple = () => layoutPdf([[{ text: "A short page of text for the error paths.", x: 72, y: 100 }]]);
-/** A scan of a page holding only a picture: nothing for OCR to read. */
-const blankScan = async () => scanOf(await layoutPdf([[{ image: [100, 100, 300, 200] }]]), { dpi: 100 });
 
 async function expectProblem(res: Response, status: number, code: string) {
   const p = await problem(res);
@@ -39,12 +37,6 @@ describe("PDF to Markdown: bad input", () => {
 
   it("an unknown engine is 422", async () => {
     await expectProblem(await postForm(PATH, { file: file(await simple(), "doc.pdf"), engine: "turbo" }, await auth()), 422, "validation_failed");
-  });
-
-  it("a scan without readable text is 422 no_extractable_text, refunded (scans with text: ocr.test.ts)", async () => {
-    const acct = await accountWithKey({ credits: 500 });
-    await expectProblem(await postForm(PATH, { file: file(await blankScan(), "scan.pdf") }, withKey(acct.key)), 422, "no_extractable_text");
-    expect(await balanceOf(acct.token)).toBe(500);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
-import { file, postForm, problem, withKey } from "../../support/http";
+import { file, postForm, withKey } from "../../support/http";
 import { concatPdfs, layoutPdf, scanOf } from "../../support/pdf.mjs";
 import { PATH, toMarkdown } from "./client";
 import { runtimeReport } from "../../support/runtime";
@@ -82,14 +82,14 @@ describe("PDF to Markdown: scanned pages through OCR", () => {
     expect(good.markdown).toContain("\n\nThe hidden layer of a searchable scan reads well enough.\n");
   });
 
-  it("a scan with no readable text is 422 no_extractable_text, refunded", async () => {
+  it("a scan with no readable text is a 200 with empty Markdown, billed (issue #32; api.md has no such error for this tool)", async () => {
     const acct = await accountWithKey({ credits: 500 });
     const blank = await scanOf(await layoutPdf([[{ image: [100, 100, 300, 200] }]]), { dpi: 100 });
     const res = await postForm(PATH, { file: file(blank, "scan.pdf") }, withKey(acct.key));
-    const p = await problem(res);
-    expect(res.status, JSON.stringify(p)).toBe(422);
-    expect(p.code).toBe("no_extractable_text");
-    expect(res.headers.get("X-Credits-Charged")).toBe("0");
-    expect(await balanceOf(acct.token)).toBe(500);
+    const body = (await res.json()) as { markdown: string; engine: string; word_count: number; pages_without_text: number[] };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ markdown: "", engine: "ocr", word_count: 0, pages_without_text: [1] });
+    expect(res.headers.get("X-Credits-Charged")).toBe("40");
+    expect(await balanceOf(acct.token)).toBe(460);
   });
 });
