@@ -18,11 +18,14 @@ const OWN_ISOLATE = [
   "test/engines/ocr/engine.test.ts",
   "test/tools/images/**/*.test.ts",
   "test/tools/repair/recovery.test.ts",
+  // Compressions of 300 dpi scans, up to a minute of CPU each, ran past their timeouts in a shared isolate.
+  "test/tools/compress/compress.test.ts",
   "test/tools/pdf-to-markdown/memory.test.ts",
   "test/tools/pdf-to-markdown/ocr.test.ts",
   "test/openapi/responses.test.ts",
   "test/auth/anonymous-rate-limit.test.ts",
-  "src/engines/images/**/*.test.ts",
+  "src/engines/images/avif/frame-choice.test.ts",
+  "src/engines/images/png/band-source.test.ts",
   "src/engines/qpdf/linearization.test.ts",
 ];
 

@@ -172,7 +172,14 @@ const ok = printReport({
   charged,
   cutCharged,
   dropped,
-  end: { running: end.running, reserved: end.reserved, waiting: end.waiting, wasmPeak: end.wasm_peak, budget: end.budget },
+  end: {
+    running: end.running,
+    reserved: end.reserved,
+    waiting: end.waiting,
+    wasmPeak: end.wasm_peak,
+    peakHeaps: end.wasm_peak_heaps ?? {},
+    budget: end.budget,
+  },
 });
 await server?.stop();
 process.exit(ok ? 0 : 1);

@@ -33,6 +33,13 @@ const NOT_TOOL_CODES = new Set<ErrorCode>([
 ]);
 const TOOL_PROBLEMS = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => !NOT_TOOL_CODES.has(code));
 
+const CREDENTIALS: Record<string, string[]>[] = [{ apiKey: [] }, { bearer: [] }, { sessionCookie: [] }];
+
+/** Anonymous callers (`{}`) only where one of the tool's operations is free to try; login and paid tools need credentials. */
+export function toolSecurity(tool: ToolDef): Record<string, string[]>[] {
+  return tool.operations.some((o) => o.access === "free-try") ? [{}, ...CREDENTIALS] : CREDENTIALS;
+}
+
 function toolOperation(tool: ToolDef) {
   const media = tool.body === "json" ? "application/json" : "multipart/form-data";
   const costs = tool.operations.map((o) => `\`${o.key}\` ${o.credits} credits (${o.access})`).join("; ");
@@ -42,7 +49,7 @@ function toolOperation(tool: ToolDef) {
     description: `${tool.summary}\n\nOperations: ${costs}.`,
     tags: ["tools"],
     "x-operations": tool.operations,
-    security: [{}, { apiKey: [] }, { bearer: [] }, { sessionCookie: [] }],
+    security: toolSecurity(tool),
     parameters: [{ $ref: "#/components/parameters/IdempotencyKey" }],
     requestBody: { required: true, content: { [media]: { schema: jsonSchema(tool.request, "input") } } },
     responses: {

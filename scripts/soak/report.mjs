@@ -34,6 +34,9 @@ export function printReport({ base, clients, seconds, results, heaps, charged, c
   console.log(
     `at the end: running ${end.running}, reserved ${end.reserved}, waiting ${end.waiting}; WASM peak ${(end.wasmPeak / MiB).toFixed(1)} MiB of a ${(end.budget / MiB).toFixed(0)} MiB budget${overBudget ? " (OVER)" : ""}`,
   );
+  // Which engines were live together at that moment: where an estimate or a release falls short.
+  const atPeak = Object.entries(end.peakHeaps ?? {}).filter(([, bytes]) => bytes > 0);
+  if (atPeak.length) console.log(`heaps at the peak (MiB): ${atPeak.map(([name, bytes]) => `${name} ${(bytes / MiB).toFixed(1)}`).join(", ")}`);
 
   const engines = [...new Set(heaps.flatMap((h) => Object.keys(h)))].filter((k) => !["t", "calls", "recycled"].includes(k));
   console.log(`\nWASM heaps (MiB) over time; mupdf recycles counted beside it`);

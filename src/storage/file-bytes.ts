@@ -3,6 +3,8 @@
 // into one buffer would be held twice at the moment of joining, so storage
 // streams the pieces to R2 instead.
 
+import { concat } from "../runtime/bytes";
+
 export class ByteParts {
   readonly length: number;
 
@@ -35,12 +37,5 @@ export type FileBytes = Uint8Array | ByteParts;
 
 /** One buffer, for callers that need the bytes together (a copy only when they are in pieces). */
 export function contiguous(b: FileBytes): Uint8Array {
-  if (!(b instanceof ByteParts)) return b;
-  const out = new Uint8Array(b.length);
-  let at = 0;
-  for (const p of b.parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return b instanceof ByteParts ? concat(b.parts) : b;
 }

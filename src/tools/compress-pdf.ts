@@ -103,6 +103,9 @@ async function compressOne(ctx: ToolContext, id: string, item: CompressionItem, 
   };
 }
 
+/** One operation for both routes: a file is a file, alone or in a batch. */
+const COMPRESS_OPERATION = { key: "pdf.compress", name: "Compress PDF", credits: 20, access: "free-try" } as const;
+
 export const compressPdf = defineTool({
   id: "compress-pdf",
   name: "Compress PDF",
@@ -110,7 +113,7 @@ export const compressPdf = defineTool({
   path: "/api/v1/compression/single",
   body: "json",
   summary: "Compress a Base64 PDF at the level of the caller's plan; the link is valid 24 hours.",
-  operations: [{ key: "pdf.compress", name: "Compress PDF", credits: 20, access: "free-try" }],
+  operations: [COMPRESS_OPERATION],
   request: z.object({ ...compressionItem, options: compressionOptions }),
   response: compressionResult,
   async handler(ctx, input) {
@@ -125,7 +128,7 @@ export const compressPdfBatch = defineTool({
   path: "/api/v1/compression/batch",
   body: "json",
   summary: "Compress several Base64 PDFs in one call; one result per file, billed per file. A file that fails fails the call, refunded.",
-  operations: [{ key: "pdf.compress", name: "Compress PDF", credits: 20, access: "free-try" }],
+  operations: [COMPRESS_OPERATION],
   quantity: (i) => i.files.length,
   request: z.object({
     files: z.array(z.object(compressionItem)).min(1).max(20),

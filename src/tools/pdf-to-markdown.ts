@@ -67,7 +67,7 @@ export const pdfToMarkdown = defineTool({
       );
     }
     const result = await markdownOfPdf(bytes);
-    const { markdown, engine } = await withOcr(ctx.env, bytes, result);
+    const { markdown, engine } = await withOcr(bytes, result);
     if (input.engine === "auto" && input.llm_cleanup) return answer(...(await cleanup(ctx.env, markdown, engine)), result);
     return answer(markdown, engine, result);
   },
@@ -97,7 +97,7 @@ function answer(markdown: string, engine: Engine, result: MarkdownResult) {
  * like any success. api.md gives this tool no "no text" error; its 422 for
  * no extractable text is AI extract's.
  */
-async function withOcr(_env: Env, bytes: Uint8Array, result: MarkdownResult): Promise<{ markdown: string; engine: Engine }> {
+async function withOcr(bytes: Uint8Array, result: MarkdownResult): Promise<{ markdown: string; engine: Engine }> {
   if (!result.pagesWithoutText.length) return { markdown: result.markdown, engine: "layout" };
   const read = await markdownOfPdf(bytes, ocrPage);
   return { markdown: read.markdown, engine: "ocr" };

@@ -41,10 +41,6 @@ export async function listEndpoints(env: Env, accountId: string): Promise<Endpoi
   return database(env.DB).select().from(t).where(eq(t.accountId, accountId)).orderBy(desc(t.createdAt), desc(t.id));
 }
 
-export function parseEvents(row: EndpointRow): string[] {
-  return JSON.parse(row.events) as string[];
-}
-
 export function previousSecretLive(row: Pick<EndpointRow, "previousSecretSealed" | "previousSecretExpiresAt">, now: number): boolean {
   return !!row.previousSecretSealed && !!row.previousSecretExpiresAt && Date.parse(row.previousSecretExpiresAt) > now;
 }

@@ -33,4 +33,13 @@ describe("/docs", () => {
     const css = await call("/docs/app.css");
     expect(css.headers.get("Content-Type")).toContain("text/css");
   });
+
+  it("/docs/ and /console/ redirect to the pages people meant; an API path with a slash stays a 404", async () => {
+    for (const page of ["/docs", "/console"]) {
+      const res = await call(`${page}/`, { redirect: "manual" });
+      expect(res.status, page).toBe(301);
+      expect(new URL(res.headers.get("Location") ?? "", "http://api.test").pathname).toBe(page);
+    }
+    expect((await call("/api/v1/account/")).status).toBe(404);
+  });
 });

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/errors";
 import { ROUTES } from "../../src/routes/registry";
 import { TOOLS } from "../../src/tools/registry";
+import { file, postForm } from "../support/http";
+import { textPdf } from "../support/pdf.mjs";
 import { type Document, HTTP_METHODS, type Operation, operations, operatorDocument, publicDocument, refsIn, resolvePointer } from "./support";
 
 // The shape of both documents as OpenAPI 3.1 requires it, and the promises a
@@ -115,6 +117,18 @@ describe("what the public document promises", () => {
       apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
       bearer: { type: "http", scheme: "bearer" },
     });
+  });
+
+  it("offers anonymous use (security {}) on exactly the tools with an operation free to try, and such a tool refuses anonymous callers", async () => {
+    const doc = await publicDocument();
+    for (const tool of TOOLS) {
+      const anonymous = (op(doc, tool.method, tool.path).security ?? []).some((r) => Object.keys(r).length === 0);
+      expect(anonymous, tool.id).toBe(tool.operations.some((o) => o.access === "free-try"));
+    }
+    // Redact is login-class: /docs must not promise what the API refuses.
+    const res = await postForm("/api/v1/redact", { file: file(await textPdf(1), "a.pdf"), entity_types: "email" });
+    expect(res.status).toBe(401);
+    expect(op(doc, "post", "/api/v1/redact").security).toEqual([{ apiKey: [] }, { bearer: [] }, { sessionCookie: [] }]);
   });
 
   it("lists the problem codes each route can give: its own, its auth class's and its validation's", async () => {

@@ -87,10 +87,6 @@ export function asEngineError(err: unknown, kind: EngineErrorKind = "corrupt", w
   return new EngineError(kind, `${what}: ${err.message}`);
 }
 
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /** Copies MuPDF's output buffer out of WASM memory (its view is live). */
 export function saveCopy(doc: PDFDocument, options: string): Uint8Array {
   const buf = doc.saveToBuffer(options);

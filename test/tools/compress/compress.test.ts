@@ -42,7 +42,8 @@ async function compress(bytes: Uint8Array, auth: Record<string, string> = {}, op
 }
 
 describe("POST /api/v1/compression/single", () => {
-  it("anonymous: medium level, every api.md field, a smaller PDF that still looks the same", async () => {
+  // A three-page 300 dpi scan: on two busy cores this takes up to a minute.
+  it("anonymous: medium level, every api.md field, a smaller PDF that still looks the same", { timeout: 180_000 }, async () => {
     const { res, body } = await compress(scan);
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(res.headers.get("X-Credits-Charged")).toBe("0");
@@ -69,7 +70,7 @@ describe("POST /api/v1/compression/single", () => {
   });
 
   // Three compressions of a three-page 300 dpi scan, one after another.
-  it("levels really differ: free=basic, starter=medium, pro=maximum; 20 credits each", { timeout: 180_000 }, async () => {
+  it("levels really differ: free=basic, starter=medium, pro=maximum; 20 credits each", { timeout: 400_000 }, async () => {
     const sizes: number[] = [];
     const expected = [
       ["free", "basic", 0.6, true],

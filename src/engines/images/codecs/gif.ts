@@ -1,6 +1,6 @@
 import { GIFEncoder } from "gifenc";
 import { EngineError } from "../../errors";
-import { u16le } from "../util/bytes";
+import { concat, u16le } from "../util/bytes";
 import { PaletteBuilder, Remapper } from "../pixels/quantize";
 import { rowPlacement, swapsAxes } from "../pixels/orientation";
 import { memoryProbe } from "../memory/probe";
@@ -20,23 +20,15 @@ export const corrupt = (why: string) => new EngineError("corrupt", `The GIF coul
 /** Concatenates the data sub-blocks that start at `at`; returns [data, next offset]. */
 function subBlocks(b: Uint8Array, at: number): [Uint8Array, number] {
   const parts: Uint8Array[] = [];
-  let n = 0;
   while (true) {
     if (at >= b.length) throw corrupt("the data ends inside an image (truncated file)");
     const size = b[at++];
     if (size === 0) break;
     if (at + size > b.length) throw corrupt("the data ends inside an image (truncated file)");
     parts.push(b.subarray(at, at + size));
-    n += size;
     at += size;
   }
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return [out, at];
+  return [concat(parts), at];
 }
 
 function skipSubBlocks(b: Uint8Array, at: number): number {
