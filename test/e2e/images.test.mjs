@@ -23,12 +23,31 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
+/**
+ * One POST, sent again once when the connection to wrangler dev's proxy fails
+ * before any answer (undici's "fetch failed"; the request then never shows in
+ * wrangler's log, so the Worker did not see it). Seen on this machine every
+ * few runs of this file since wrangler 4.164, cause not yet known: the cause
+ * is printed so the log says what it was.
+ */
+async function postOnce(url, fd) {
+  const init = { method: "POST", body: fd, headers: { "X-API-Key": srv.apiKey } };
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    console.log(`# connection failed before an answer (${err.cause?.code ?? ""} ${err.cause?.message ?? err.message}); sending once more`);
+    await new Promise((r) => setTimeout(r, 500));
+    return fetch(url, init);
+  }
+}
+
 let n = 0;
 async function post(path, bytes, name, fields = {}) {
   const fd = new FormData();
   fd.append("file", new File([bytes], name));
   for (const [k, v] of Object.entries(fields)) fd.append(k, String(v));
-  const res = await fetch(`${srv.base}${path}`, { method: "POST", body: fd, headers: { "X-API-Key": srv.apiKey } });
+  const res = await postOnce(`${srv.base}${path}`, fd);
   const text = await res.text();
   let body;
   try {

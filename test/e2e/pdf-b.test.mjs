@@ -84,7 +84,11 @@ test("text watermark: pdffonts sees embedded subset fonts per script, pdftotext 
 test("image watermark: pdfimages lists the downscaled image with its alpha mask; qpdf --check passes", async (t) => {
   if (!requireTool(t, "pdfimages") || !requireTool(t, "qpdf")) return;
   const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, 0, 2000, 500], true);
+  // clear() leaves the alpha samples opaque; a stamp with real transparency needs them set, or a
+  // correct writer (the image engine shrinks stamps over 1000 px) rightly drops the alpha channel.
   pix.clear(128);
+  const samples = pix.getPixels();
+  for (let i = 3; i < samples.length; i += 4) samples[i] = 128;
   const png = pix.asPNG().slice();
   pix.destroy();
   const { path, body } = await post("/api/v1/watermark/image", {
