@@ -26,9 +26,9 @@ after(async () => {
 /**
  * One POST, sent again once when the connection to wrangler dev's proxy fails
  * before any answer (undici's "fetch failed"; the request then never shows in
- * wrangler's log, so the Worker did not see it). Seen on this machine every
- * few runs of this file since wrangler 4.164, cause not yet known: the cause
- * is printed so the log says what it was.
+ * wrangler's log, so the Worker did not see it). Seen in most runs of this
+ * file on a 2-core machine, cause not yet known: it is printed, so the log
+ * says what it was.
  */
 async function postOnce(url, fd) {
   const init = { method: "POST", body: fd, headers: { "X-API-Key": srv.apiKey } };
