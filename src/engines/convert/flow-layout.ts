@@ -200,7 +200,7 @@ function finish(mupdf: Mupdf, bytes: Uint8Array, subset: boolean): Uint8Array {
     if (subset) doc.subsetFonts();
     const expanded = expandLigatureText(doc);
     if (!subset && !expanded) return bytes;
-    const out = doc.saveToBuffer(subset ? SAVE.converted : "incremental,compress");
+    const out = doc.saveToBuffer(subset ? SAVE.converted : SAVE.convertedUpdate);
     try {
       return out.asUint8Array().slice();
     } finally {

@@ -19,4 +19,6 @@ export const SAVE = {
   unlocked: "garbage=compact,encrypt=none",
   /** Convert document's new PDFs (text, Markdown, images): compact and compressed; embedded JPEGs are written as they came. */
   converted: "garbage=compact,compress,objstms",
+  /** A long converted text (fonts kept whole): only the objects changed after layout appended, not the file rewritten. */
+  convertedUpdate: "incremental,compress",
 } as const;
