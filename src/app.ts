@@ -34,9 +34,6 @@ export function buildApp(): Hono<AppEnv> {
   // GET /dev/mailbox, only with DEV_MAILBOX=true (routes/dev-mailbox.ts).
   app.use("/dev/*", devMailbox);
 
-  // People type the pages with a trailing slash; an API path keeps its exact form.
-  for (const page of ["/console", "/docs"]) app.get(`${page}/`, (c) => c.redirect(page, 301));
-
   app.onError((err, c) => problemResponse(c, err));
   app.notFound((c) => problemResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
 

@@ -23,7 +23,8 @@ export const CONSOLE_PAGES = ["sign-in", "invite", "keys", "webhooks", "team", "
 
 const tags = ["console"];
 
-const serve = (id: string, path: string, summary: string, media: string, text: string) => staticTextRoute(id, path, tags, summary, media, text);
+const serve = (id: string, path: string, summary: string, media: string, text: string, redirectsFrom?: string[]) =>
+  staticTextRoute(id, path, tags, summary, media, text, redirectsFrom);
 
 const page = defineRoute({
   id: "getConsolePage",
@@ -42,7 +43,8 @@ const page = defineRoute({
 });
 
 export const CONSOLE_ROUTES = [
-  serve("getConsole", "/console", "The web console (overview)", "text/html", SHELL),
+  // People type the page with a trailing slash.
+  serve("getConsole", "/console", "The web console (overview)", "text/html", SHELL, ["/console/"]),
   serve("getConsoleScript", "/console/app.js", "The console's script", "text/javascript", CONSOLE_SCRIPT),
   serve("getConsoleStyle", "/console/app.css", "The console's style", "text/css", CONSOLE_STYLE),
   serve("getClientReadme", "/console/client/README.md", "The TypeScript client's README", "text/markdown", CLIENT_README),

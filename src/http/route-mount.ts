@@ -22,6 +22,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[]): voi
     for (const path of [honoPathOf(route), ...(route.aliases ?? [])]) {
       app.on(route.method.toUpperCase(), path, ...(chain as [MiddlewareHandler<AppEnv>]));
     }
+    for (const from of route.redirectsFrom ?? []) app.get(from, (c) => c.redirect(route.path, 301));
   }
 }
 

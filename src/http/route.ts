@@ -58,6 +58,8 @@ export interface RouteDef<
   honoPath?: string;
   /** Other spellings routed to the same handler and not documented (api.md's trailing slash). */
   aliases?: string[];
+  /** Spellings answered with a 301 to `path`, not documented: a page people type with a trailing slash, whose relative links need the canonical URL. */
+  redirectsFrom?: string[];
   tags: string[];
   summary: string;
   description?: string;

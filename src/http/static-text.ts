@@ -29,11 +29,12 @@ export function sendText(c: Context, media: string, text: string): Response {
 }
 
 /** A public GET route that serves one fixed text file. */
-export function staticTextRoute(id: string, path: string, tags: string[], summary: string, media: string, text: string) {
+export function staticTextRoute(id: string, path: string, tags: string[], summary: string, media: string, text: string, redirectsFrom?: string[]) {
   return defineRoute({
     id,
     method: "get",
     path,
+    redirectsFrom,
     tags,
     summary,
     auth: "public",

@@ -46,13 +46,15 @@ const operatorDocument = defineRoute({
   handler: (c) => c.json(operatorOpenApiDocument(origin(c.req.url))),
 });
 
-const asset = (id: string, path: string, summary: string, media: string, text: string) => staticTextRoute(id, path, tags, summary, media, text);
+const asset = (id: string, path: string, summary: string, media: string, text: string, redirectsFrom?: string[]) =>
+  staticTextRoute(id, path, tags, summary, media, text, redirectsFrom);
 
 export const REFERENCE_ROUTES = [
   index,
   publicDocument,
   operatorDocument,
-  asset("getDocsPage", "/docs", "The interactive API reference", "text/html", DOCS_HTML),
+  // People type the page with a trailing slash; an API path keeps its exact form.
+  asset("getDocsPage", "/docs", "The interactive API reference", "text/html", DOCS_HTML, ["/docs/"]),
   asset("getDocsScript", "/docs/app.js", "The reference page's script", "text/javascript", DOCS_SCRIPT),
   asset("getDocsStyle", "/docs/app.css", "The reference page's style", "text/css", DOCS_STYLE),
 ];

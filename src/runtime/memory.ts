@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { peakReport, releaseIdleHeaps, samplePeak, wasmTotal } from "../engines/heap";
+import { idleBytes, peakReport, releaseIdleHeaps, samplePeak, setHeapUsers, wasmTotal } from "../engines/heap";
 import { ApiError } from "../errors";
 import { type CallLease, cancelled, currentLease, isLive, onAbort } from "./call-lease";
 
@@ -16,6 +16,11 @@ import { type CallLease, cancelled, currentLease, isLive, onAbort } from "./call
 // The sum is deliberately cautious: a running call's reservation and the
 // heap growth it causes are both counted. That makes concurrent heavy calls
 // take turns rather than meet at the limit.
+//
+// Idle engine instances (a MuPDF or codec heap no running call has used)
+// are given back whenever a call would otherwise wait for their memory, so
+// a big call at the head of the queue is held up only by memory that is
+// really in use.
 //
 // A reservation belongs to its call's lease (call-lease.ts): when the
 // client goes away, or the longest possible call has passed, it stops
@@ -55,6 +60,8 @@ interface Reservation {
   bytes: number;
   label: string;
   lease: CallLease | null;
+  /** Engines whose instance this call has taken (engines/heap.ts): not idle while it runs. */
+  engines: Set<string>;
 }
 
 interface Waiter {
@@ -86,6 +93,17 @@ function dropAbandoned(): void {
   }
 }
 
+setHeapUsers({
+  note(name) {
+    scope.getStore()?.engines.add(name);
+  },
+  inUse(name, exceptCurrent) {
+    const current = exceptCurrent ? scope.getStore() : undefined;
+    for (const r of running) if (r !== current && isLive(r.lease) && r.engines.has(name)) return true;
+    return false;
+  },
+});
+
 const reserved = (except?: Reservation) => [...running].filter((r) => isLive(r.lease)).reduce((n, r) => (r === except ? n : n + r.bytes), 0);
 const committed = (except?: Reservation) => wasmTotal() + reserved(except);
 
@@ -96,7 +114,7 @@ const committed = (except?: Reservation) => wasmTotal() + reserved(except);
  */
 export async function withMemory<T>(bytes: number, label: string, work: () => Promise<T>): Promise<T> {
   if (scope.getStore()) return work();
-  const reservation: Reservation = { bytes: 0, label, lease: currentLease() };
+  const reservation: Reservation = { bytes: 0, label, lease: currentLease(), engines: new Set() };
   // The abort listener runs even when the call's own code never resumes.
   const stopListening = reservation.lease
     ? onAbort(reservation.lease, () => {
@@ -135,10 +153,7 @@ async function grow(reservation: Reservation, bytes: number): Promise<void> {
   dropAbandoned();
   if (!isLive(reservation.lease)) throw cancelled();
   const wanted = Math.min(bytes, limits.budgetBytes);
-  // Alone but short of room: idle engines give their memory back first.
-  if (running.size === 0 && wasmTotal() + wanted > limits.budgetBytes) {
-    stats.releasedIdle += releaseIdleHeaps(Math.max(limits.idleTargetBytes, limits.budgetBytes - wanted)).length;
-  }
+  makeRoom(reservation, wanted);
   if (fits(reservation, wanted)) return take(reservation, wanted);
   if (queue.length >= limits.queueLength) refuse(`${queue.length} calls already wait for memory`);
   stats.queued++;
@@ -167,6 +182,23 @@ async function grow(reservation: Reservation, bytes: number): Promise<void> {
 }
 
 /**
+ * Short of room for `bytes`, idle engines give their memory back first,
+ * largest first, until the call would fit (engines a running call has used
+ * stay). When even that would not make room, nothing is released: the call
+ * waits for running calls either way, and the next call would only pay to
+ * start the engine again. A call alone keeps the small idle heaps: it runs
+ * either way.
+ */
+function makeRoom(reservation: Reservation, bytes: number): void {
+  const over = committed(reservation) + bytes - limits.budgetBytes;
+  if (over <= 0) return;
+  const alone = running.size === 0 || (running.size === 1 && running.has(reservation));
+  if (!alone && over > idleBytes()) return;
+  const room = limits.budgetBytes - reserved(reservation) - bytes;
+  stats.releasedIdle += releaseIdleHeaps(alone ? Math.max(limits.idleTargetBytes, room) : room).length;
+}
+
+/**
  * A call fits when the heaps and every other reservation leave room for it.
  * A call alone in the isolate always runs (after idle engines have given
  * their memory back): waiting would never make more room.
@@ -190,16 +222,19 @@ function take(reservation: Reservation, bytes: number): void {
 /**
  * Admits what can run now. Running calls that need more come first, oldest
  * first, each on its own (one that must wait never holds up an older one);
- * then new calls in arrival order, stopping at the first that does not fit.
- * When nothing runs, idle engines give their memory back first.
+ * then new calls in arrival order, stopping at the first that does not fit
+ * once idle engines have given back what they can.
  */
 function wake(): void {
   dropAbandoned();
   const order = [...running];
   const growing = queue.filter((w) => running.has(w.reservation)).sort((x, y) => order.indexOf(x.reservation) - order.indexOf(y.reservation));
-  for (const w of growing) if (fits(w.reservation, w.bytes)) admit(w);
+  for (const w of growing) {
+    makeRoom(w.reservation, w.bytes);
+    if (fits(w.reservation, w.bytes)) admit(w);
+  }
   for (let head = queue.find((w) => !running.has(w.reservation)); head; head = queue.find((w) => !running.has(w.reservation))) {
-    if (!fits(head.reservation, head.bytes) && running.size === 0) stats.releasedIdle += releaseIdleHeaps(limits.idleTargetBytes).length;
+    makeRoom(head.reservation, head.bytes);
     if (!fits(head.reservation, head.bytes)) return;
     admit(head);
   }

@@ -20,8 +20,10 @@ function documented(...docs: Document[]): Set<string> {
   return new Set(docs.flatMap((d) => operations(d).map(([path, method]) => `${method.toUpperCase()} ${path}`)));
 }
 
-/** Other spellings of a declared route (api.md's trailing slash), routed but not documented twice. */
-const ALIASES = new Set(ROUTES.flatMap((r) => (r.aliases ?? []).map((a) => `${r.method.toUpperCase()} ${a}`)));
+/** Other spellings of a declared route (api.md's trailing slash, a page's redirect), routed but not documented twice. */
+const ALIASES = new Set(
+  ROUTES.flatMap((r) => [...(r.aliases ?? []).map((a) => `${r.method.toUpperCase()} ${a}`), ...(r.redirectsFrom ?? []).map((a) => `GET ${a}`)]),
+);
 
 describe("every route is documented", () => {
   it("finds each registered route in /openapi.json or /admin/openapi.json", async () => {

@@ -1,5 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { configureMemory, DEFAULT_MEMORY_LIMITS } from "../../src/runtime/memory";
+import { noteHeapUse } from "../../src/engines/heap";
+import { trimCodecHeaps } from "../../src/engines/images/codecs/emscripten";
+import { configureMemory, DEFAULT_MEMORY_LIMITS, withMemory } from "../../src/runtime/memory";
 import { accountWithKey, balanceOf } from "../support/accounts";
 import { file, postForm, postJson, withKey } from "../support/http";
 import { encodeJpegFromRows } from "../../src/engines/images";
@@ -157,6 +159,75 @@ describe("the isolate's memory governor", () => {
       codecs.every(([, bytes]) => bytes === 0),
       JSON.stringify(after.wasm_heaps),
     ).toBe(true);
+  });
+});
+
+/** A promise the test settles when it chooses. */
+function gate(): { passed: Promise<void>; open: () => void } {
+  let open = () => {};
+  const passed = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { passed, open };
+}
+
+describe("idle engines beside running calls", () => {
+  it("a call that does not fit beside a running one takes the memory of engines no running call holds, at once; the held engine stays", async () => {
+    const acct = await accountWithKey({ credits: 1000 });
+    // Grow MuPDF and the WebP encoder (a small picture: big ones drop their codecs within the call).
+    expect((await postForm("/api/v1/pdf/page-numbers", { file: file(await plainPdf(1), "a.pdf") }, withKey(acct.key))).status).toBe(200);
+    const small = writePng(photo(600, 400));
+    expect(
+      (await postForm("/api/v1/image/resize", { file: file(small, "s.png", "image/png"), width: "500", target_format: "webp" }, withKey(acct.key))).status,
+    ).toBe(200);
+    const grown = await runtime();
+    expect(grown.wasm_heaps.mupdf).toBeGreaterThan(0);
+    expect(grown.wasm_heaps.webp_enc).toBeGreaterThan(0);
+
+    // A running call that has taken the WebP encoder and waits at an await.
+    const holding = gate();
+    const started = gate();
+    const holder = withMemory(MiB, "holder", async () => {
+      noteHeapUse("webp_enc");
+      started.open();
+      await holding.passed;
+    });
+    await started.passed;
+
+    // Another call's trim leaves the encoder the holder has taken.
+    trimCodecHeaps(0);
+    expect((await runtime()).wasm_heaps.webp_enc).toBe(grown.wasm_heaps.webp_enc);
+
+    // Room for the heaps and the holder, not for a second call of 8 MiB.
+    configureMemory({ budgetBytes: (await runtime()).wasm_total + MiB + 2 * MiB });
+    const before = await runtime();
+    const seen = await withMemory(8 * MiB, "second", async () => runtime());
+    holding.open();
+    await holder;
+    expect(seen.queued).toBe(before.queued);
+    expect(seen.released_idle).toBeGreaterThan(before.released_idle);
+    expect(seen.wasm_heaps.mupdf).toBe(0);
+    expect(seen.wasm_heaps.webp_enc).toBe(grown.wasm_heaps.webp_enc);
+    expect(seen.wasm_total).toBeLessThanOrEqual(seen.budget);
+  });
+
+  it("idle engines stay when releasing them would not make room anyway", async () => {
+    const acct = await accountWithKey({ credits: 1000 });
+    expect((await postForm("/api/v1/pdf/page-numbers", { file: file(await plainPdf(1), "a.pdf") }, withKey(acct.key))).status).toBe(200);
+    const grown = await runtime();
+    expect(grown.wasm_heaps.mupdf).toBeGreaterThan(0);
+    const holding = gate();
+    const holder = withMemory(8 * MiB, "holder", () => holding.passed);
+    // Past the heaps and the holder by more than all the idle heaps hold: the second call must wait for the holder.
+    configureMemory({ budgetBytes: grown.wasm_total + 8 * MiB + MiB, queueWaitMs: 10_000 });
+    const second = withMemory(grown.wasm_total + 4 * MiB, "second", async () => runtime());
+    await new Promise((r) => setTimeout(r, 100));
+    const waiting = await runtime();
+    expect(waiting.waiting).toBe(1);
+    expect(waiting.wasm_heaps.mupdf).toBe(grown.wasm_heaps.mupdf);
+    holding.open();
+    await holder;
+    expect((await second).running).toBe(1);
   });
 });
 

@@ -1,7 +1,7 @@
 import engModel from "../../../wasm/eng.traineddata.bin";
 import createTesseract from "../../../wasm/tesseract-core.js";
 import tesseractWasm from "../../../wasm/tesseract-core.wasm";
-import { registerHeap, samplePeak } from "../heap";
+import { noteHeapUse, registerHeap, samplePeak } from "../heap";
 import type { TessEngine, TesseractLib } from "./tesseract-lib";
 
 /**
@@ -30,6 +30,7 @@ const stats = { instances: 0, recycled: 0, releasedIdle: 0 };
  * replaced or released between pages.
  */
 export function loadOcr(): Promise<OcrInstance> {
+  noteHeapUse("ocr");
   loading ??= start().catch((err: unknown) => {
     loading = undefined;
     throw err;
@@ -87,10 +88,7 @@ export function ocrInstanceStats() {
   return { instances: stats.instances, recycled: stats.recycled, released_idle: stats.releasedIdle, recycle_above_bytes: OCR_RECYCLE_BYTES };
 }
 
-/**
- * The memory governor asks only while no call runs; OCR never holds the
- * instance across an await, so an idle one can always go.
- */
+/** The memory governor asks only while no running call has used OCR (engines/heap.ts). */
 function releaseIdleOcr(): boolean {
   if (!current) return false;
   drop();

@@ -1,4 +1,4 @@
-import { registerHeap, samplePeak } from "../../heap";
+import { heapInUse, noteHeapUse, registerHeap, samplePeak } from "../../heap";
 import { ensureImageData } from "./image-data";
 import { lazy, type Lazy } from "./once";
 
@@ -59,7 +59,8 @@ function slot(name: string): Slot {
  */
 export function trimCodecHeaps(limitBytes: number): void {
   samplePeak();
-  for (const s of slots.values()) if (s.memory && s.memory.buffer.byteLength > limitBytes) drop(s);
+  // Another running call may hold a codec across an await: it stays.
+  for (const [name, s] of slots) if (s.memory && s.memory.buffer.byteLength > limitBytes && !heapInUse(name, true)) drop(s);
 }
 
 /** Forgets a codec's instance, so its memory goes with the last reference; the next use instantiates afresh. */
@@ -74,7 +75,12 @@ function drop(s: Slot): boolean {
 export function emscriptenCodec<M>(name: string, factory: EmscriptenFactory<M>, wasm: WebAssembly.Module): Lazy<LoadedCodec<M>> {
   const loader = lazy(() => loadEmscripten(name, factory, wasm));
   slot(name).loader = loader as Lazy<unknown>;
-  return loader;
+  const take = (() => {
+    noteHeapUse(name);
+    return loader();
+  }) as Lazy<LoadedCodec<M>>;
+  take.reset = loader.reset;
+  return take;
 }
 
 async function loadEmscripten<M>(name: string, factory: EmscriptenFactory<M>, wasm: WebAssembly.Module): Promise<LoadedCodec<M>> {
