@@ -30,6 +30,8 @@ const { values: args } = parseArgs({
     "sample-every": { type: "string", default: "10" },
     "hostile-every": { type: "string", default: "12" },
     "disconnect-every": { type: "string", default: "8" },
+    // The started server's own log (wrangler dev and workerd) on stderr, to find what a 5xx was.
+    "server-log": { type: "boolean", default: false },
   },
 });
 const clients = Number(args.clients);
@@ -44,7 +46,7 @@ const hostileEvery = Number(args["hostile-every"]);
 const disconnectEvery = Number(args["disconnect-every"]);
 
 // A spinning page holds a browser until the page timeout: 10 s keeps the run's browsers turning over.
-const server = args.url ? null : await startServer({ vars: { BROWSER_PAGE_TIMEOUT_MS: "10000" } });
+const server = args.url ? null : await startServer({ vars: { BROWSER_PAGE_TIMEOUT_MS: "10000" }, log: args["server-log"] });
 const base = (args.url ?? server.base).replace(/\/$/, "");
 const adminToken = args.url ? process.env.ADMIN_TOKEN : E2E_ADMIN_TOKEN;
 if (!adminToken) throw new Error("ADMIN_TOKEN must be set to soak a server given by --url");
@@ -103,7 +105,8 @@ function problemCode(text) {
   try {
     return JSON.parse(text).code ?? "?";
   } catch {
-    return "not-json";
+    // Not our problem+json: the runtime's own error page; its first words say which.
+    return `not-json: ${text.replace(/\s+/g, " ").slice(0, 80)}`;
   }
 }
 
@@ -176,6 +179,7 @@ const ok = printReport({
     running: end.running,
     reserved: end.reserved,
     waiting: end.waiting,
+    runningCalls: end.running_calls,
     wasmPeak: end.wasm_peak,
     peakHeaps: end.wasm_peak_heaps ?? {},
     budget: end.budget,

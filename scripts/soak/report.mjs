@@ -34,6 +34,8 @@ export function printReport({ base, clients, seconds, results, heaps, charged, c
   console.log(
     `at the end: running ${end.running}, reserved ${end.reserved}, waiting ${end.waiting}; WASM peak ${(end.wasmPeak / MiB).toFixed(1)} MiB of a ${(end.budget / MiB).toFixed(0)} MiB budget${overBudget ? " (OVER)" : ""}`,
   );
+  for (const call of end.runningCalls ?? [])
+    console.log(`  still running: ${call.tool}, ${(call.bytes / MiB).toFixed(1)} MiB for ${call.seconds} s, engines ${call.engines.join(", ") || "none"}`);
   // Which engines were live together at that moment: where an estimate or a release falls short.
   const atPeak = Object.entries(end.peakHeaps ?? {}).filter(([, bytes]) => bytes > 0);
   if (atPeak.length) console.log(`heaps at the peak (MiB): ${atPeak.map(([name, bytes]) => `${name} ${(bytes / MiB).toFixed(1)}`).join(", ")}`);

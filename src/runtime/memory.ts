@@ -62,6 +62,7 @@ interface Reservation {
   lease: CallLease | null;
   /** Engines whose instance this call has taken (engines/heap.ts): not idle while it runs. */
   engines: Set<string>;
+  started: number;
 }
 
 interface Waiter {
@@ -114,7 +115,7 @@ const committed = (except?: Reservation) => wasmTotal() + reserved(except);
  */
 export async function withMemory<T>(bytes: number, label: string, work: () => Promise<T>): Promise<T> {
   if (scope.getStore()) return work();
-  const reservation: Reservation = { bytes: 0, label, lease: currentLease(), engines: new Set() };
+  const reservation: Reservation = { bytes: 0, label, lease: currentLease(), engines: new Set(), started: Date.now() };
   // The abort listener runs even when the call's own code never resumes.
   const stopListening = reservation.lease
     ? onAbort(reservation.lease, () => {
@@ -154,7 +155,11 @@ async function grow(reservation: Reservation, bytes: number): Promise<void> {
   if (!isLive(reservation.lease)) throw cancelled();
   const wanted = Math.min(bytes, limits.budgetBytes);
   makeRoom(reservation, wanted);
-  if (fits(reservation, wanted)) return take(reservation, wanted);
+  // A new call does not pass calls already waiting: small calls admitted
+  // one after another past a big one would keep it waiting until it timed
+  // out. A running call that needs more may (see wake).
+  const waitedFor = !running.has(reservation) && queue.some((w) => !running.has(w.reservation));
+  if (!waitedFor && fits(reservation, wanted)) return take(reservation, wanted);
   if (queue.length >= limits.queueLength) refuse(`${queue.length} calls already wait for memory`);
   stats.queued++;
   // The waiting call polls its own flag on its own timers. Workers forbid
@@ -265,6 +270,8 @@ export function memoryReport() {
     reserved: reserved(),
     largest_reservation: stats.largestReservation,
     running: running.size,
+    // Which calls hold memory now, so a stuck or oversized one can be named.
+    running_calls: [...running].map((r) => ({ tool: r.label, bytes: r.bytes, seconds: Math.round((Date.now() - r.started) / 1000), engines: [...r.engines] })),
     waiting: queue.length,
     admitted: stats.admitted,
     queued: stats.queued,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type Converted, engineNames, findPair, pairList, pairTable } from "../engines/convert/pairs";
 import { sourceFormatOf, targetFormatOf } from "../engines/convert/formats";
+import { MAX_SOURCE_BYTES } from "../engines/convert/text-bounds";
 import { VISION_ENGINE, visionConfigured, visionPdfToDocx } from "../engines/convert/vision";
 import { ApiError } from "../errors";
 import { safeFilename } from "../storage/outputs";
@@ -20,7 +21,25 @@ const JPEG_QUALITY = { standard: 85, premium: 92, maximum: 97 } as const;
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
 const MiB = 1024 * 1024;
-const TEXT_SOURCES = new Set(["txt", "md"]);
+
+/**
+ * TXT and Markdown are laid out by MuPDF a stretch at a time
+ * (engines/convert/flow-layout.ts): its heap grows by the CJK or Arabic font
+ * and the font subsetting, at most 10 MB measured, whatever the length;
+ * besides, the JavaScript heap holds the upload, the copy the road reads and
+ * what it makes of each source byte (plain text about four bytes, marked's
+ * tokens about thirty). A source past its road's byte cap is refused before
+ * any layout, so it costs only its two copies: 30 MB of newlines never asks
+ * for the whole budget.
+ */
+const TEXT_ROADS = { txt: { cap: MAX_SOURCE_BYTES.text, perByte: 4 }, md: { cap: MAX_SOURCE_BYTES.markdown, perByte: 30 } } as const;
+
+function textEstimate(road: (typeof TEXT_ROADS)[keyof typeof TEXT_ROADS], size: number): number {
+  const copies = 2 * size;
+  return size > road.cap ? copies : copies + 16 * MiB + road.perByte * size;
+}
+
+const textRoadOf = (name: string) => TEXT_ROADS[sourceFormatOf(name) as keyof typeof TEXT_ROADS] as (typeof TEXT_ROADS)[keyof typeof TEXT_ROADS] | undefined;
 
 const isVisionDocx = (name: string, target: string) => sourceFormatOf(name) === "pdf" && targetFormatOf(target) === "docx";
 
@@ -35,9 +54,10 @@ export const convertDocument = defineTool({
     { key: "convert.document", name: "Convert document", credits: 40, access: "free-try" },
     { key: "convert.pdf_to_docx.ai", name: "Vision PDF to DOCX", credits: 200, access: "plan:paid" },
   ],
-  // TXT and Markdown are laid out by MuPDF a stretch at a time (engines/convert/flow-layout.ts): its heap
-  // grows by the CJK or Arabic font and the font subsetting, at most 10 MB measured, whatever the length.
-  memory: (i) => (TEXT_SOURCES.has(sourceFormatOf(i.file.name) ?? "") ? 16 * MiB + 4 * i.file.size : uploadEstimate(i)),
+  memory: (i) => {
+    const road = textRoadOf(i.file.name);
+    return road ? textEstimate(road, i.file.size) : uploadEstimate(i);
+  },
   selectOperation: (i) => (i.engine === "vision" && isVisionDocx(i.file.name, i.target_format) ? "convert.pdf_to_docx.ai" : "convert.document"),
   request: z
     .object({

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { noteHeapUse } from "../../src/engines/heap";
+import { heapReport, noteHeapUse } from "../../src/engines/heap";
 import { trimCodecHeaps } from "../../src/engines/images/codecs/emscripten";
 import { configureMemory, DEFAULT_MEMORY_LIMITS, withMemory } from "../../src/runtime/memory";
 import { accountWithKey, balanceOf } from "../support/accounts";
@@ -228,6 +228,35 @@ describe("idle engines beside running calls", () => {
     holding.open();
     await holder;
     expect((await second).running).toBe(1);
+  });
+});
+
+describe("the queue is first come, first served", () => {
+  it("a small call that would fit does not pass a big one already waiting: it runs after it", async () => {
+    const holding = gate();
+    const started = gate();
+    // The holder has taken every engine, so no idle heap can make room for the big call.
+    const holder = withMemory(6 * MiB, "holder", async () => {
+      for (const name of Object.keys(heapReport())) noteHeapUse(name);
+      started.open();
+      await holding.passed;
+    });
+    await started.passed;
+    const heaps = (await runtime()).wasm_total;
+    configureMemory({ budgetBytes: heaps + 10 * MiB, queueWaitMs: 10_000 });
+    const order: string[] = [];
+    // Too big beside the holder; and the small one does not fit beside it even once every idle heap is gone.
+    const big = withMemory(heaps + 8 * MiB, "big", async () => void order.push("big"));
+    await new Promise((r) => setTimeout(r, 50));
+    // Beside the holder there is room for this one.
+    const small = withMemory(3 * MiB, "small", async () => void order.push("small"));
+    await new Promise((r) => setTimeout(r, 100));
+    const waiting = await runtime();
+    expect(waiting.waiting).toBe(2);
+    expect(order).toEqual([]);
+    holding.open();
+    await Promise.all([holder, big, small]);
+    expect(order).toEqual(["big", "small"]);
   });
 });
 

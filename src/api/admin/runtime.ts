@@ -31,6 +31,9 @@ const runtime = defineRoute({
         reserved: bytes,
         largest_reservation: bytes,
         running: z.number().int(),
+        running_calls: z
+          .array(z.object({ tool: z.string(), bytes, seconds: z.number().int(), engines: z.array(z.string()) }))
+          .meta({ description: "The calls holding a reservation now: tool, bytes reserved, seconds since admission, engines taken." }),
         waiting: z.number().int(),
         admitted: z.number().int(),
         queued: z.number().int(),

@@ -59,15 +59,39 @@ function remember(sessionId: string): void {
   if (released.length > REMEMBERED) released.shift();
 }
 
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A new browser: its session acquired, then connected. A session just
+ * acquired may not take a connection yet (the browser is still starting);
+ * connecting again to the same one is cheaper than launching another each
+ * time, and one that never answers in time is offered to later calls rather
+ * than forgotten.
+ */
+async function launch(binding: Fetcher, deadline: number): Promise<Browser> {
+  const { sessionId } = await puppeteer.acquire(binding, { keep_alive: KEEP_ALIVE_MS });
+  for (;;) {
+    try {
+      return await puppeteer.connect(binding, sessionId);
+    } catch (err) {
+      if (Date.now() + RETRY_STEP_MS >= deadline) {
+        remember(sessionId);
+        throw err;
+      }
+    }
+    await pause(RETRY_STEP_MS);
+  }
+}
+
 async function acquire(binding: Fetcher): Promise<Browser> {
   const deadline = Date.now() + ACQUIRE_WAIT_MS;
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {
-      return (await connectIdle(binding)) ?? (await puppeteer.launch(binding, { keep_alive: KEEP_ALIVE_MS }));
+      return (await connectIdle(binding)) ?? (await launch(binding, deadline));
     } catch (err) {
       lastError = err;
-      await new Promise((r) => setTimeout(r, RETRY_STEP_MS));
+      await pause(RETRY_STEP_MS);
     }
   }
   console.error("browser acquisition failed", lastError);

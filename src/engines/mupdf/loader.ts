@@ -81,13 +81,16 @@ async function start(): Promise<Instance> {
   let heap: WebAssembly.Memory | undefined;
   const hooks: EmscriptenModuleHooks = {
     // Workers cannot compile WASM from bytes; hand Emscripten the module the
-    // bundler already compiled.
+    // bundler already compiled. Instantiated synchronously: the instance is
+    // shared by every request, and an asynchronous instantiation would be an
+    // event of the request that happened to start it. Were that request
+    // cancelled meanwhile, the calls awaiting the same start would wait on
+    // an event that never comes, and the runtime cancels them as hung.
     instantiateWasm(imports, done) {
-      void WebAssembly.instantiate(mupdfWasm, imports).then((instance) => {
-        heap = Object.values(instance.exports).find((e): e is WebAssembly.Memory => e instanceof WebAssembly.Memory);
-        done(instance, mupdfWasm);
-      });
-      return {};
+      const instance = new WebAssembly.Instance(mupdfWasm, imports);
+      heap = Object.values(instance.exports).find((e): e is WebAssembly.Memory => e instanceof WebAssembly.Memory);
+      done(instance, mupdfWasm);
+      return instance.exports;
     },
   };
   const mupdf = await createMupdf(hooks);

@@ -41,13 +41,13 @@ export function loadOcr(): Promise<OcrInstance> {
 async function start(): Promise<OcrInstance> {
   let heap: WebAssembly.Memory | undefined;
   const lib = await createTesseract({
-    // Workers cannot compile WASM from bytes: hand Emscripten the module the bundler compiled.
+    // Workers cannot compile WASM from bytes: hand Emscripten the module the
+    // bundler compiled, instantiated synchronously, as MuPDF's (loader.ts says why).
     instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
-      void WebAssembly.instantiate(tesseractWasm, imports).then((instance) => {
-        heap = Object.values(instance.exports).find((e): e is WebAssembly.Memory => e instanceof WebAssembly.Memory);
-        done(instance, tesseractWasm);
-      });
-      return {};
+      const instance = new WebAssembly.Instance(tesseractWasm, imports);
+      heap = Object.values(instance.exports).find((e): e is WebAssembly.Memory => e instanceof WebAssembly.Memory);
+      done(instance, tesseractWasm);
+      return instance.exports;
     },
     // Tesseract prints parameter warnings to stdout; they are noise in Worker logs.
     print: () => undefined,
