@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 import { announceChrome } from "./scripts/chrome-shim.mjs";
 import { announceCorpus } from "./test/support/corpus-location.mjs";
 import { corpusService } from "./test/support/corpus-service.mjs";
+import { layoutCorpusService } from "./test/support/layout-corpus/service.mjs";
 import { startPageServer } from "./test/support/page-server.mjs";
 import { startAiStub } from "./test/support/ai-stub.mjs";
 import { buildOcrWorker } from "./scripts/ocr-worker-build.mjs";
@@ -75,7 +76,8 @@ export default defineConfig(async () => {
           // ops@docapi.test, so the outbox's failed-send path can be driven.
           email: { send_email: [{ name: "EMAIL" }, { name: "EMAIL_ONLY_OPS", allowed_destination_addresses: ["ops@docapi.test"] }] },
           // The shared corpus for tests (test/support/corpus.ts), served from Node on demand.
-          serviceBindings: { CORPUS: corpusService },
+          // The Chromium-printed layout corpus (test/support/layout-corpus), printed on first request.
+          serviceBindings: { CORPUS: corpusService, LAYOUT_CORPUS: layoutCorpusService },
           workers: [{ name: "docapi-ocr", modules: ocrModules, compatibilityDate: "2026-11-01", compatibilityFlags: ["nodejs_compat"] }],
         },
       }),

@@ -1,7 +1,7 @@
 // `node scripts/client-generate.mjs`: regenerates the typed TypeScript client
 // (clients/typescript/src/schema.d.ts) from the
 // Worker's own OpenAPI document. The document is built by the same function
-// the /openapi.json route calls (src/openapi.ts), bundled here with esbuild
+// the /openapi.json route calls (src/routes/openapi.ts), bundled here with esbuild
 // for Node, so the client can never describe something the Worker does not
 // serve. test/e2e/client-drift.test.mjs regenerates in memory and fails when
 // the committed files differ.
@@ -32,7 +32,7 @@ const workerStubs = {
 export async function buildDocument() {
   const { build } = await import("esbuild");
   const out = await build({
-    entryPoints: [join(root, "src", "openapi.ts")],
+    entryPoints: [join(root, "src", "routes", "openapi.ts")],
     bundle: true,
     write: false,
     format: "esm",

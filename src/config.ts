@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 // Plans and limits: the one table of each (decisions.md). Nothing else in the
 // code compares plan names; it asks these tables.
 
@@ -22,6 +24,8 @@ export const PLANS: Record<PlanName, Plan> = {
 };
 
 export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
+/** The plan names as a schema (request and answer bodies). */
+export const planName = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]);
 
 /** api.md: anonymous calls compress at `medium`. */
 export const ANONYMOUS_COMPRESSION: CompressionLevel = "medium";

@@ -154,7 +154,7 @@ export async function run(ctx) {
       });
     }
   }
-  // The table as docs/architecture.md prints it.
+  // The table as docs/engines/images.md prints it.
   console.log(`\n  | in \\ out | ${FORMATS.map((f) => f.toUpperCase()).join(" | ")} |`);
   for (const from of fromList) {
     const cells = FORMATS.map((to) => {

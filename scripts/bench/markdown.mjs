@@ -9,6 +9,7 @@ import { parseCsv } from "../../test/support/csv.ts";
 import { cellAccuracy } from "../../test/tools/pdf-to-xlsx/accuracy.ts";
 import { readXlsx, textGrid } from "../../test/tools/pdf-to-xlsx/read-xlsx.ts";
 import { measure } from "../../test/tools/pdf-to-markdown/quality.ts";
+import { describe, measureFamilies, pdftotext } from "../../test/support/layout-corpus/measure.mjs";
 
 export const title = "PDF to Markdown and PDF to Excel";
 
@@ -48,6 +49,8 @@ export async function run(ctx) {
     });
   }
 
+  await generated(ctx);
+
   const tables = join(ctx.corpus, "tables");
   for (const set of ["camelot", "tabula"]) {
     for (const csv of readdirSync(join(tables, set)).filter((f) => f.endsWith(".expected.csv"))) {
@@ -78,6 +81,40 @@ export async function run(ctx) {
         peer: peer ? "pdftotext -layout" : undefined,
         peer_ms: peer?.median_ms,
       });
+    }
+  }
+}
+
+/**
+ * The Chromium-printed layout families (test/support/layout-corpus, issue
+ * 32), every document once, scored with the same truth beside pdftotext
+ * and pdftotext -layout; one row per family and reader.
+ */
+async function generated(ctx) {
+  let ours;
+  try {
+    ours = await measureFamilies(async (bytes, path) => {
+      const res = await post(ctx, "/api/v1/pdf/to-markdown", bytes, path.split("/").pop());
+      return res.status === 200 ? res.json.markdown : "";
+    });
+  } catch (err) {
+    ctx.row({ tool: "generated layouts", note: `not generated: ${err.message}` });
+    return;
+  }
+  const peers = [
+    ["pdftotext", await measureFamilies(async (_, path) => pdftotext(path) ?? "")],
+    ["pdftotext -layout", await measureFamilies(async (_, path) => pdftotext(path, true) ?? "")],
+  ];
+  for (const f of ours) {
+    ctx.row({
+      tool: "generated layouts",
+      case: `${f.family} (ours)`,
+      ms: Math.round(f.ms),
+      note: `${f.pages} p, ${((f.pages * 1000) / f.ms).toFixed(1)} pages/s; ${describe(f.score)}`,
+    });
+    for (const [name, rows] of peers) {
+      const peer = rows.find((r) => r.family === f.family);
+      if (peer) ctx.row({ tool: "generated layouts", case: `${f.family} (${name})`, ms: Math.round(peer.ms), note: describe(peer.score) });
     }
   }
 }

@@ -1,12 +1,10 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { meterFor } from "../billing/meter";
-import { PLAN_NAMES, type PlanName } from "../config";
+import { type PlanName, planName } from "../config";
 import { database, schema } from "../db/client";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
-
-export const planName = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]);
 
 /** The account as every route answers it (GET /api/v1/account, the operator API). */
 export const accountView = z.object({

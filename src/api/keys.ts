@@ -10,7 +10,7 @@ import { ApiError } from "../errors";
 import { defineRoute } from "../http/route";
 import { OPERATION_KEYS, scopeCatalog } from "../tools/registry";
 import { emitEvent } from "../webhooks/emit";
-import { planName } from "./accounts";
+import { planName } from "../config";
 
 const createKeySchema = z.object({
   name: z.string().trim().min(1).max(100),

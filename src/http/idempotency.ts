@@ -1,7 +1,5 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../errors";
-import { checkAccess, checkKeyForTool } from "../tools/access";
-import type { ToolDef } from "../tools/define";
 import type { AppContext, AppEnv } from "./context";
 import { principalOf } from "./context";
 
@@ -34,7 +32,7 @@ const REPLAYED_HEADERS = ["Content-Type", "X-Credits-Charged", "Location"];
  */
 const SECRET_FIELDS: readonly string[] = ["api_key", "secret", "token", "invite_token"];
 
-type Scope = (c: AppContext) => Promise<string | null>;
+export type Scope = (c: AppContext) => Promise<string | null>;
 
 /** The credential of the call: anonymous calls have none and go through without the store. */
 export const callerScope: Scope = async (c) => {
@@ -42,30 +40,6 @@ export const callerScope: Scope = async (c) => {
   if (!p || p.kind === "anonymous") return null;
   return p.kind === "key" ? `key:${p.keyId}` : `user:${p.userId}`;
 };
-
-/** @deprecated The old name of callerScope (answers are no longer kept per account); kept until http/route-mount.ts imports callerScope. */
-export const accountScope: Scope = callerScope;
-
-/**
- * A tool call's scope, after the checks the pipeline makes before it reads
- * the body (tools/access.ts): a caller those refuse gets no store at all, so
- * the pipeline answers the refusal itself (403 scope_denied with
- * X-Credits-Charged: 0) instead of any kept answer, and the refusal does not
- * occupy the key.
- */
-export function toolScope(tool: ToolDef): Scope {
-  return async (c) => {
-    const p = await principalOf(c).catch(() => null);
-    if (!p || p.kind === "anonymous") return null;
-    try {
-      checkAccess(tool, tool.operations[0], p, c.req.raw);
-      checkKeyForTool(tool, p);
-    } catch {
-      return null;
-    }
-    return callerScope(c);
-  };
-}
 
 /** Operator routes (behind the admin token, checked before this runs). */
 export const operatorScope: Scope = async () => "operator";

@@ -1,6 +1,6 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import type { KeyPermission } from "../auth/principal";
-import { parseWith, readBody } from "../tools/validate";
+import { parseWith, readBody } from "./validate";
 import type { AppContext, AppEnv } from "./context";
 import { principalOf } from "./context";
 import { requireCaller, requireTeamPermission, requireUser } from "./guards";

@@ -3,7 +3,7 @@ import { ERROR_CODES, type ErrorCode } from "../errors";
 import type { AnyRoute, RouteAuth } from "./route";
 
 // The OpenAPI operation of a route declaration: parameters, body and answers
-// come from the same zod schemas mount.ts validates with; the problem codes
+// come from the same zod schemas route-mount.ts validates with; the problem codes
 // are the handler's own plus those its auth class, validation and
 // Idempotency-Key can give.
 

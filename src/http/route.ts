@@ -5,7 +5,7 @@ import type { AppContext } from "./context";
 
 // One declaration per non-tool route, as defineTool is for tools: method,
 // path, who may call it, the zod schemas of its parameters, query and body,
-// its answers and the problem codes it can give. Routing (mount.ts),
+// its answers and the problem codes it can give. Routing (route-mount.ts),
 // validation and the OpenAPI operation (route-openapi.ts) all read it, so the
 // document cannot say something the runtime does not do.
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DOCS_HTML, DOCS_STYLE } from "../docs-page";
 import { defineRoute } from "../http/route";
 import { staticTextRoute } from "../http/static-text";
-import { openApiDocument, operatorOpenApiDocument } from "../openapi";
+import { openApiDocument, operatorOpenApiDocument } from "./openapi";
 import { DOCS_SCRIPT } from "./docs-script";
 
 // The API's own front door: the index, the two OpenAPI documents and the

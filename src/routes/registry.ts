@@ -15,7 +15,7 @@ import { REFERENCE_ROUTES } from "./reference";
 
 /**
  * Every route that is not a tool call (tools are in tools/registry.ts).
- * Routing (http/route-mount.ts) and both OpenAPI documents (openapi.ts)
+ * Routing (http/route-mount.ts) and both OpenAPI documents (routes/openapi.ts)
  * read this list; test/openapi checks that it and the app agree.
  */
 export const ROUTES: readonly AnyRoute[] = [

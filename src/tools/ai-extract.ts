@@ -2,7 +2,7 @@ import { z } from "zod";
 import { extractData, NoExtractableText } from "../engines/ai/extract/extract";
 import { PRESETS, presetFieldList, presetSchema } from "../engines/ai/extract/presets";
 import { schemaProblems, validatorProblem } from "../engines/ai/extract/schema-check";
-import { textModelConfigured, visionModelConfigured } from "../engines/layout/seams";
+import { textModelConfigured, visionModelConfigured } from "../engines/ai/provider";
 import { ApiError } from "../errors";
 import { aiStep } from "./ai-errors";
 import { engineField, pdfUpload415 } from "./common";

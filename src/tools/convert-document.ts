@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { type Converted, engineNames, findPair, pairList, pairTable } from "../engines/convert/pairs";
+import { type Converted, engineNames, findPair, pairList, pairTable, VISION_ENGINE } from "../engines/convert/pairs";
 import { sourceFormatOf, targetFormatOf } from "../engines/convert/formats";
 import { MAX_SOURCE_BYTES } from "../engines/convert/text-bounds";
-import { VISION_ENGINE, visionConfigured, visionPdfToDocx } from "../engines/convert/vision";
+import { visionModelConfigured } from "../engines/ai/provider";
+import { visionDocxOfPdf } from "../engines/ai/vision-docx";
 import { ApiError } from "../errors";
 import { safeFilename } from "../storage/outputs";
 import { aiStep } from "./ai-errors";
@@ -107,7 +108,7 @@ export const convertDocument = defineTool({
     const pair = source && target ? findPair(source, target) : undefined;
     if (!pair) throw new ApiError("unsupported_conversion", `Supported pairs: ${pairList()}.`);
     if (ctx.operation.key === "convert.pdf_to_docx.ai") {
-      if (!visionConfigured(ctx.env))
+      if (!visionModelConfigured(ctx.env))
         throw new ApiError(
           "ai_not_configured",
           "engine=vision needs an AI vision model, and none is configured on this server; nothing was charged. Use engine=auto.",
@@ -116,7 +117,7 @@ export const convertDocument = defineTool({
     const stem = safeFilename(input.file.name.replace(/\.[^.]*$/, ""), "document");
     const bytes = new Uint8Array(await input.file.arrayBuffer());
     // api.md: vision falls back to the deterministic converter when the model finds nothing (the vision rate is still charged).
-    const seen = ctx.operation.key === "convert.pdf_to_docx.ai" ? await aiStep(() => visionPdfToDocx(ctx.env, bytes)) : null;
+    const seen = ctx.operation.key === "convert.pdf_to_docx.ai" ? await aiStep(() => visionDocxOfPdf(ctx.env, bytes)) : null;
     const out = seen
       ? { data: seen.docx, filename: `${stem}.docx`, contentType: DOCX, score: seen.score, notes: seen.notes }
       : await pair.convert({ bytes, stem, env: ctx.env, jpegQuality: JPEG_QUALITY[input.quality_preset] });

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { type MarkdownResult, markdownOfPdf } from "../engines/layout";
 import { countHeadings, countWords } from "../engines/layout/markdown";
-import { llmCleanup, textModelConfigured, visionMarkdown, visionModelConfigured } from "../engines/layout/seams";
+import { cleanMarkdown } from "../engines/ai/cleanup";
+import { textModelConfigured, visionModelConfigured } from "../engines/ai/provider";
+import { visionMarkdownOfPdf } from "../engines/ai/vision-markdown";
 import { ocrPage } from "../engines/ocr/page";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
@@ -56,8 +58,7 @@ export const pdfToMarkdown = defineTool({
     if (input.engine === "vision") {
       if (!visionModelConfigured(ctx.env))
         throw new ApiError("ai_not_configured", "engine=vision needs an AI vision model, and none is configured here; use engine=auto.");
-      const read = visionMarkdown;
-      const seen = read ? await aiStep(() => read(ctx.env, bytes)) : "";
+      const seen = await aiStep(() => visionMarkdownOfPdf(ctx.env, bytes));
       // api.md: vision falls back to the deterministic engine when it finds nothing.
       if (seen.trim()) return answer(seen, "vision", await markdownOfPdf(bytes));
     } else if (input.llm_cleanup && !textModelConfigured(ctx.env)) {
@@ -106,9 +107,9 @@ async function withOcr(bytes: Uint8Array, result: MarkdownResult): Promise<{ mar
 /** api.md: cleanup is best effort; on failure the deterministic Markdown is answered and the LLM rate still billed. */
 async function cleanup(env: Env, markdown: string, engine: Engine): Promise<[string, Engine]> {
   // Nothing to polish (a blank document): no model call; the LLM rate is still what was asked for.
-  if (!llmCleanup || !markdown.trim()) return [markdown, engine];
+  if (!markdown.trim()) return [markdown, engine];
   try {
-    const polished = await llmCleanup(env, markdown);
+    const polished = await cleanMarkdown(env, markdown);
     return polished.trim() ? [polished, engine === "ocr" ? "ocr+llm" : "layout+llm"] : [markdown, engine];
   } catch (err) {
     console.error("llm cleanup failed; answering the deterministic Markdown", err);

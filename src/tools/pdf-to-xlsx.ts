@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { visionWorkbookOfPdf } from "../engines/ai/vision-tables";
-import { visionModelConfigured } from "../engines/layout/seams";
+import { visionModelConfigured } from "../engines/ai/provider";
 import { pdfToWorkbook } from "../engines/layout/workbook";
 import { ApiError } from "../errors";
 import { aiStep } from "./ai-errors";

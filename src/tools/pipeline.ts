@@ -14,7 +14,7 @@ import { reserveMemory, withMemory } from "../runtime/memory";
 import { memoryEstimate } from "./memory-estimate";
 import { checkAccess, checkKeyForOperation, checkKeyForTool, selectOperation } from "./access";
 import type { Operation, ToolContext, ToolDef } from "./define";
-import { bodyReservation, parseWith, readBody } from "./validate";
+import { bodyReservation, parseWith, readBody } from "../http/validate";
 
 // The one path every tool call takes: identify (middleware) -> access ->
 // rate limit -> memory for the body -> validate -> scope/permission ->

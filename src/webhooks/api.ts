@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { planName } from "../api/accounts";
+import { planName } from "../config";
 import { database, schema } from "../db/client";
 import { ApiError } from "../errors";
 import { defineRoute } from "../http/route";

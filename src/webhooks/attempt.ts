@@ -1,10 +1,10 @@
 import type { Env } from "../env";
 import { SEND_TIMEOUT_MS } from "./backoff";
-import { dohResolver, memoResolver } from "./dns";
+import { dohResolver, memoResolver } from "../net/dns";
 import { recordAttemptResult } from "./health";
 import { sendAttempt, type AttemptOutcome } from "./send";
-import type { Resolver } from "./ssrf";
-import { policyFromEnv } from "./ssrf";
+import type { Resolver } from "../net/ssrf";
+import { policyFromEnv } from "../net/ssrf";
 import type { SendTarget } from "./store";
 import { settingsOf } from "../settings";
 

@@ -1,6 +1,6 @@
 import { isSuccess } from "./backoff";
 import { signatureHeader } from "./signing";
-import { checkTarget, TargetRefused, type Resolver, type TargetPolicy } from "./ssrf";
+import { checkTarget, TargetRefused, type Resolver, type TargetPolicy } from "../net/ssrf";
 
 // One HTTP attempt of one delivery. Everything it touches is injected (fetch,
 // resolver, clock), so tests drive it without a network or real waiting.

@@ -3,8 +3,8 @@ import type { PlanName } from "../config";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
 import { EVENT_CATALOG, isKnownEvent, planAllows, type EventKey } from "./catalog";
-import { dohResolver } from "./dns";
-import { MAX_URL_LENGTH, TargetRefused, checkTarget, policyFromEnv, type Resolver } from "./ssrf";
+import { dohResolver } from "../net/dns";
+import { MAX_URL_LENGTH, TargetRefused, checkTarget, policyFromEnv, type Resolver } from "../net/ssrf";
 
 // Request schemas of webhook management and the checks zod cannot make on
 // its own: the plan tier of each event and the SSRF check of the URL.

@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it, vi } from "vitest";
 import { SEND_TIMEOUT_MS } from "../../src/webhooks/backoff";
-import { dohResolver, memoResolver } from "../../src/webhooks/dns";
+import { dohResolver, memoResolver } from "../../src/net/dns";
 import { USER_AGENT, sendAttempt, type SendDeps } from "../../src/webhooks/send";
 import { generateSecret } from "../../src/webhooks/signing";
 

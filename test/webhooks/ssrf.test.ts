@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { classifyAddress, parseIPv6 } from "../../src/webhooks/ip-ranges";
-import { TargetRefused, checkTarget, checkUrlShape, policyFromEnv, type Resolver, type TargetPolicy } from "../../src/webhooks/ssrf";
+import { classifyAddress, parseIPv6 } from "../../src/net/ip-ranges";
+import { TargetRefused, checkTarget, checkUrlShape, policyFromEnv, type Resolver, type TargetPolicy } from "../../src/net/ssrf";
 
 // The SSRF guard with the production policy (ALLOW_INSECURE_WEBHOOKS and
 // ALLOW_PRIVATE_WEBHOOK_TARGETS both false): every address class refused,

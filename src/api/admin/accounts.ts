@@ -5,7 +5,8 @@ import { database, schema } from "../../db/client";
 import { ApiError } from "../../errors";
 import { defineRoute } from "../../http/route";
 import { emitEvent } from "../../webhooks/emit";
-import { accountView, loadAccount, planName } from "../accounts";
+import { planName } from "../../config";
+import { accountView, loadAccount } from "../accounts";
 import { grant } from "./grant";
 
 // Operator API, accounts (decisions.md): bootstrap, support and tests.

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { heapReport } from "../../engines/heap";
+import { pdfImageRoads } from "../../engines/mupdf/dct-road";
 import { mupdfInstanceStats } from "../../engines/mupdf/loader";
 import { ocrWorkerRuntime } from "../../engines/ocr/remote";
 import { defineRoute } from "../../http/route";
@@ -64,7 +65,8 @@ const runtime = defineRoute({
     c.json({
       wasm_heaps: heapReport(),
       ...memoryReport(),
-      mupdf: mupdfInstanceStats(),
+      // Recompressed PDF images by road beside the instances: big plain JPEGs skip MuPDF's whole-image decode (dct-road.ts).
+      mupdf: { ...mupdfInstanceStats(), image_roads: { ...pdfImageRoads } },
       images: { roads: imageRoadsTaken() },
       workers: { ocr: await ocrWorkerRuntime() },
     }),

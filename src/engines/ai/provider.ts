@@ -28,6 +28,10 @@ export function modelConfigured(env: Env, kind: ModelKind): boolean {
   return routeFor(env, kind) !== null;
 }
 
+/** Whether a tool's AI option can run here; without a model it is a 422 and nothing is charged. */
+export const textModelConfigured = (env: Env): boolean => modelConfigured(env, "text");
+export const visionModelConfigured = (env: Env): boolean => modelConfigured(env, "vision");
+
 /** One chat call; throws AiError when no model is configured for the kind or the call fails twice. */
 export async function chat(env: Env, req: ChatRequest): Promise<ChatAnswer> {
   const route = routeFor(env, req.kind);

@@ -1,7 +1,7 @@
 import type { Env } from "../../env";
 import { settingsOf } from "../../settings";
-import { dohResolver, memoResolver } from "../../webhooks/dns";
-import { checkTarget, type Resolver, TargetRefused } from "../../webhooks/ssrf";
+import { dohResolver, memoResolver } from "../../net/dns";
+import { checkTarget, type Resolver, TargetRefused } from "../../net/ssrf";
 
 // What a page may load: the webhook SSRF guard's rules (no private,
 // loopback, link-local, CGNAT, multicast, reserved or metadata address, in

@@ -6,7 +6,6 @@ import { zipFiles } from "../zip";
 import { docxReferenceText, docxToHtml, docxToMarkdown, docxToText } from "./docx-html";
 import type { SourceFormat, TargetFormat } from "./formats";
 import { OCR_DOCX_ENGINE, pdfToDocx } from "./pdf-docx";
-import { VISION_ENGINE } from "./vision";
 import { checkHtmlSource } from "./text-bounds";
 import { htmlText, markdownToPdf, textToPdf, uploadText } from "./text-pdf";
 import { textSimilarity } from "./text-similarity";
@@ -199,6 +198,9 @@ function missingNote(missing: readonly string[]): string[] {
 export function findPair(source: SourceFormat, target: TargetFormat): Pair | undefined {
   return PAIRS.find((p) => p.source === source && p.target === target);
 }
+
+/** What `engine_used` answers when PDF to DOCX ran on the vision model (engines/ai/vision-docx.ts). */
+export const VISION_ENGINE = "vision-docx";
 
 /** Every engine name `engine_used` can answer, the OCR and vision roads' included. */
 export function engineNames(): string[] {

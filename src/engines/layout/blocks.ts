@@ -17,11 +17,12 @@ const allBold = (l: TextLine) => l.spans.every((s) => s.bold || s.text.trim() ==
 const allMono = (l: TextLine) => l.spans.every((s) => s.mono || s.text.trim() === "");
 
 export function assemble(items: Item[], bodySize: number): Block[] {
+  const rows = boldRows(items.flatMap((it) => (it.kind === "line" ? [it.line] : [])));
   const blocks: Block[] = [];
   let group: TextLine[] = [];
   const flush = () => {
     // A bullet glyph left alone (its text unreadable) says nothing.
-    if (group.length && /[\p{L}\p{N}]/u.test(group.map(lineText).join(""))) blocks.push(classify(group, bodySize));
+    if (group.length && /[\p{L}\p{N}]/u.test(group.map(lineText).join(""))) blocks.push(classify(group, bodySize, rows));
     group = [];
   };
   for (const item of items) {
@@ -56,7 +57,28 @@ function continues(group: TextLine[], next: TextLine): boolean {
   return !(short && /[.:!?]["”)]?\s*$/.test(lineText(last)));
 }
 
-function classify(lines: TextLine[], bodySize: number): Block {
+/**
+ * Bold segments three or more to a baseline are a table's header row (its
+ * rows found no table), not headings: a heading has its line to itself in
+ * its column, and the other columns' lines beside it are body text.
+ */
+function boldRows(lines: TextLine[]): Set<TextLine> {
+  const bold = lines.filter(allBold).sort((a, b) => a.box[1] - b.box[1]);
+  const out = new Set<TextLine>();
+  for (let i = 0; i < bold.length; i++) {
+    const l = bold[i];
+    const h = l.box[3] - l.box[1];
+    const mates = [l];
+    for (let k = i + 1; k < bold.length && bold[k].box[1] < l.box[3]; k++) {
+      const o = bold[k];
+      if (Math.min(o.box[3], l.box[3]) - Math.max(o.box[1], l.box[1]) > 0.5 * Math.min(h, o.box[3] - o.box[1])) mates.push(o);
+    }
+    if (mates.length >= 3) for (const m of mates) out.add(m);
+  }
+  return out;
+}
+
+function classify(lines: TextLine[], bodySize: number, rows: Set<TextLine>): Block {
   const box = lines.map((l) => l.box).reduce(union);
   if (lines.every(allMono)) {
     const left = Math.min(...lines.map((l) => l.box[0]));
@@ -67,7 +89,7 @@ function classify(lines: TextLine[], bodySize: number): Block {
   const raw = spans.map((s) => s.text).join("");
   const text = plainText(spans);
   const size = Math.max(...lines.map((l) => l.size));
-  const heading = isHeading(lines, text, size, bodySize);
+  const heading = isHeading(lines, text, size, bodySize) && !(size < bodySize * 1.15 && lines.some((l) => rows.has(l)));
   const marker = listMarker(raw);
   // "(1) Scope" set larger than the body is a numbered heading, not a list; a bullet always opens an item.
   if (heading && size > bodySize * 1.05 && !(marker && !marker.ordered)) return { kind: "heading", level: 0, spans, size, box };
@@ -78,6 +100,8 @@ function classify(lines: TextLine[], bodySize: number): Block {
 
 function isHeading(lines: TextLine[], text: string, size: number, bodySize: number): boolean {
   if (lines.length > 3 || text.length > 200 || !/\p{L}/u.test(text)) return false;
+  // A heading is a title, not sentences: one full stop followed by another sentence makes it a paragraph.
+  if (/\p{Ll}{2}[.!?]\s+\p{Lu}/u.test(text)) return false;
   if (size >= bodySize * 1.15) return !/[,;]$/.test(text);
   if (size >= bodySize * 1.05 && lines.length === 1 && text.length <= 100) return !/[.,;:]$/.test(text);
   const numbered = /^(\d+(\.\d+)*\.?|[A-Z]\.|[IVX]+\.)\s+\p{L}/u.test(text);

@@ -154,11 +154,18 @@ const inside = (a: Rect, b: Rect) => {
   return x >= b[0] - 1 && x <= b[2] + 1 && y >= b[1] - 1 && y <= b[3] + 1;
 };
 
-/** The font size that carries the most characters: the body text. */
+/**
+ * The font size that carries the most characters: the body text. Code
+ * listings are left out when there is prose: a page of long listings set
+ * smaller would otherwise make every paragraph look like a heading.
+ */
 export function bodySize(pages: RawPage[]): number {
   const weight = new Map<number, number>();
+  const mono = (l: TextLine) => l.spans.every((s) => s.mono || s.text.trim() === "");
+  const prose = pages.some((p) => p.lines.some((l) => !mono(l)));
   for (const p of pages) {
     for (const l of p.lines) {
+      if (prose && mono(l)) continue;
       const chars = l.spans.reduce((n, s) => n + s.text.length, 0);
       weight.set(l.size, (weight.get(l.size) ?? 0) + chars);
     }

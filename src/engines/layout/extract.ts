@@ -96,7 +96,12 @@ function scanText(page: Page, options: string, links: Link[], pageArea: number):
       },
       endLine() {
         if (line?.length && orientation === "up") proveMonospace(line);
-        if (line?.length && orientation) scan.raw[orientation].push(fixLamAlef(unmapped(line)));
+        if (line?.length && orientation) {
+          const lines = scan.raw[orientation];
+          const prev = lines[lines.length - 1];
+          if (prev && isLigatureTail(prev, line)) prev.push(...line);
+          else lines.push(fixLamAlef(unmapped(line)));
+        }
         line = null;
       },
       onImageBlock(box) {
@@ -111,6 +116,21 @@ function scanText(page: Page, options: string, links: Link[], pageArea: number):
     st.destroy();
   }
   return scan;
+}
+
+/**
+ * A ligature ("fl") is one glyph, which MuPDF reports as its letters: the
+ * first with the glyph's advance, the rest with none at its right edge.
+ * Chromium draws ligatures from a font of their own, so under
+ * "preserve-spans" each letter arrives as a line of its own, and the
+ * zero-width tail, sorted by position, lands after the word it belongs in
+ * ("infuence ... l"). It goes back onto the line it continues.
+ */
+function isLigatureTail(prev: Glyph[], line: Glyph[]): boolean {
+  if (!line.every((g) => g.box[2] - g.box[0] < 0.05 && g.c.trim() !== "")) return false;
+  const last = prev[prev.length - 1];
+  const g = line[0];
+  return Math.abs(last.box[2] - g.box[0]) < 0.5 && Math.min(last.box[3], g.box[3]) - Math.max(last.box[1], g.box[1]) > 0.5 * (g.box[3] - g.box[1]);
 }
 
 /** Letters a proportional font sets narrower than the others. */

@@ -44,10 +44,29 @@ export function dropFurniture<P extends RawPage>(pages: P[]): P[] {
     for (const k of keys) seen.set(k, (seen.get(k) ?? 0) + 1);
   }
   const minRepeats = Math.max(2, Math.ceil(pages.length * 0.3));
+  const body = bodySize(pages);
   const isFurniture = (page: RawPage, line: TextLine) => {
     if (!inBand(page, line)) return false;
     const key = keyOf(line);
-    return PAGE_NUMBER.test(key) || (seen.get(key) ?? 0) >= minRepeats;
+    return PAGE_NUMBER.test(key) || (seen.get(key) ?? 0) >= minRepeats || (line.size <= 0.85 * body && outermost(page, line));
   };
   return pages.map((page) => ({ ...page, lines: page.lines.filter((l) => !isFurniture(page, l)) }));
+}
+
+/**
+ * Nothing but its own baseline's segments between the line and the page's
+ * edge: on a page with no other to repeat on, a running title set smaller
+ * than the body at the very top or foot of the page is furniture by its
+ * place and type alone.
+ */
+function outermost(page: RawPage, line: TextLine): boolean {
+  const top = line.box[3] < page.height * BAND;
+  return !page.lines.some((o) => o !== line && (top ? o.box[3] <= line.box[1] : o.box[1] >= line.box[3]));
+}
+
+/** The size most characters are set in (document.ts has the full rule; furniture runs before it). */
+function bodySize(pages: RawPage[]): number {
+  const weight = new Map<number, number>();
+  for (const p of pages) for (const l of p.lines) weight.set(l.size, (weight.get(l.size) ?? 0) + l.spans.reduce((n, s) => n + s.text.length, 0));
+  return [...weight].reduce((best, cur) => (cur[1] > best[1] ? cur : best), [10, 0])[0];
 }

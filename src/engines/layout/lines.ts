@@ -129,7 +129,7 @@ export function joinBaselines(lines: TextLine[]): TextLine[] {
     const mate = near.find(
       (o) =>
         sameBaseline(o, line) &&
-        line.box[0] - o.box[2] <= SEGMENT_GAP * Math.max(o.size, line.size) &&
+        line.box[0] - o.box[2] <= reach(o) * Math.max(o.size, line.size) &&
         line.box[0] - o.box[2] > -0.3 * Math.min(o.size, line.size),
     );
     if (mate) {
@@ -172,6 +172,17 @@ export function joinBaselines(lines: TextLine[]): TextLine[] {
   }
   return out;
 }
+
+/**
+ * How far, in font sizes, a segment reaches for the next on its baseline. A
+ * word drawn alone with its space glyph after it says its line goes on:
+ * justified text in narrow columns stretches word spaces past a cell gap,
+ * and Chromium draws each such word as a line of its own. The last word of
+ * a column's line carries no space, and a whole line ending in a space
+ * (Word's) keeps the usual reach, so gutters still part columns.
+ */
+const reach = (l: TextLine) => (/^\S+ $/.test(l.spans[l.spans.length - 1]?.text ?? "") ? JUSTIFIED_GAP : SEGMENT_GAP);
+const JUSTIFIED_GAP = 4;
 
 const inkLength = (l: TextLine) => l.spans.reduce((n, s) => n + s.text.replace(/\s/g, "").length, 0);
 

@@ -2,9 +2,10 @@ import type { Rect } from "./types";
 
 // Reading order by recursive XY-cut, columns first: a gutter that runs the
 // height of a region splits it into columns read left to right; otherwise
-// whitespace bands split it top to bottom. Neighbouring bands that share a
-// gutter are one multi-column region again, so a paragraph gap that happens
-// to line up across two columns does not interleave them.
+// whitespace bands split it top to bottom. Consecutive bands whose union
+// still has a gutter are one column region again: columns set on one
+// baseline grid leave a whitespace band under every line, and a title or a
+// figure across the page is what ends a region, not a line gap.
 
 const MIN_GUTTER = 6;
 
@@ -12,37 +13,51 @@ interface Boxed {
   box: Rect;
 }
 
+type Span = [number, number];
+
 export function readingOrder<T extends Boxed>(items: T[]): T[] {
   if (items.length <= 1) return [...items];
   const columns = verticalCut(items);
   if (columns) return columns.flatMap(readingOrder);
   const bands = horizontalBands(items);
-  if (bands.length === 1) return [...items].sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0]);
-  return mergeColumnBands(bands).flatMap((band) => (band.length === items.length ? sortTopDown(band) : readingOrder(band)));
+  if (bands.length === 1) return sortTopDown(items);
+  return columnRegions(bands).flatMap((region) => (region.length === items.length ? sortTopDown(region) : readingOrder(region)));
 }
 
 const sortTopDown = <T extends Boxed>(items: T[]) => [...items].sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0]);
 
-/** The widest empty vertical strip with content on both sides, as the two sides. */
-function verticalCut<T extends Boxed>(items: T[]): [T[], T[]] | null {
-  const gap = widestGap(items.map((i): [number, number] => [i.box[0], i.box[2]]));
-  if (!gap || gap[1] - gap[0] < MIN_GUTTER) return null;
-  const left = items.filter((i) => i.box[2] <= gap[0]);
-  const right = items.filter((i) => i.box[0] >= gap[1]);
-  // A column is more than a stray number in the margin.
-  if (left.length < 2 || right.length < 2) return null;
-  return [left, right];
+/** x-extents merged where they touch or overlap, left to right. */
+function covered(extents: Span[]): Span[] {
+  const out: Span[] = [];
+  for (const [x0, x1] of [...extents].sort((a, b) => a[0] - b[0])) {
+    const last = out[out.length - 1];
+    if (last && x0 <= last[1]) last[1] = Math.max(last[1], x1);
+    else out.push([x0, x1]);
+  }
+  return out;
 }
 
-function widestGap(extents: [number, number][]): [number, number] | null {
-  const sorted = [...extents].sort((a, b) => a[0] - b[0]);
-  let best: [number, number] | null = null;
-  let reach = sorted[0][1];
-  for (const [x0, x1] of sorted.slice(1)) {
-    if (x0 > reach && (!best || x0 - reach > best[1] - best[0])) best = [reach, x0];
-    reach = Math.max(reach, x1);
+/** Empty vertical strips at least a gutter wide between covered spans, widest first. */
+function gutters(spans: Span[]): Span[] {
+  const out: Span[] = [];
+  for (let i = 1; i < spans.length; i++) if (spans[i][0] - spans[i - 1][1] >= MIN_GUTTER) out.push([spans[i - 1][1], spans[i][0]]);
+  return out.sort((a, b) => b[1] - b[0] - (a[1] - a[0]));
+}
+
+const extentsOf = <T extends Boxed>(items: T[]) => items.map((i): Span => [i.box[0], i.box[2]]);
+
+/**
+ * The widest gutter with content on both sides, as the two sides. A column
+ * is more than a stray number in the margin: a side of one item makes the
+ * next gutter be tried.
+ */
+function verticalCut<T extends Boxed>(items: T[]): [T[], T[]] | null {
+  for (const [g0, g1] of gutters(covered(extentsOf(items)))) {
+    const left = items.filter((i) => i.box[2] <= g0);
+    const right = items.filter((i) => i.box[0] >= g1);
+    if (left.length >= 2 && right.length >= 2) return [left, right];
   }
-  return best;
+  return null;
 }
 
 function horizontalBands<T extends Boxed>(items: T[]): T[][] {
@@ -60,19 +75,17 @@ function horizontalBands<T extends Boxed>(items: T[]): T[][] {
   return bands;
 }
 
-function mergeColumnBands<T extends Boxed>(bands: T[][]): T[][] {
-  const out: T[][] = [];
+/** Bands joined while a gutter still runs through all of them. */
+function columnRegions<T extends Boxed>(bands: T[][]): T[][] {
+  const out: { items: T[]; spans: Span[] }[] = [];
   for (const band of bands) {
     const last = out[out.length - 1];
-    if (last && sharesGutter(last, band)) last.push(...band);
-    else out.push([...band]);
+    const own = covered(extentsOf(band));
+    const joined = last ? covered([...last.spans, ...own]) : [];
+    if (last && gutters(joined).length > 0 && (gutters(last.spans).length > 0 || gutters(own).length > 0)) {
+      last.items.push(...band);
+      last.spans = joined;
+    } else out.push({ items: [...band], spans: own });
   }
-  return out;
-}
-
-function sharesGutter<T extends Boxed>(a: T[], b: T[]): boolean {
-  const ga = widestGap(a.map((i): [number, number] => [i.box[0], i.box[2]]));
-  const gb = widestGap(b.map((i): [number, number] => [i.box[0], i.box[2]]));
-  if (!ga || !gb) return false;
-  return Math.min(ga[1], gb[1]) - Math.max(ga[0], gb[0]) >= MIN_GUTTER;
+  return out.map((r) => r.items);
 }

@@ -205,6 +205,36 @@ function columnOf(cell: Cell, cols: [number, number][]): number {
   return best;
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Text set in three or more narrow columns has few words a line, under the
+ * cell limit, and baselines that line up across the gutters. Its lines fill
+ * their column and hold several words each; a table's cells leave most of
+ * their column empty or hold a number. Prose in half the columns or more
+ * is columns of text, not a table.
+ */
+function proseColumns(rows: Row[], cols: [number, number][]): boolean {
+  let prose = 0;
+  cols.forEach(([x0, x1], i) => {
+    const cells = rows.flatMap((r) => r.cells.filter((c) => columnOf(c, cols) === i));
+    if (cells.length < MIN_ROWS) return;
+    const fill = median(cells.map((c) => (c.box[2] - c.box[0]) / Math.max(1, x1 - x0)));
+    if (fill >= 0.8 && median(cells.map((c) => c.words.length)) >= 3) prose++;
+  });
+  return prose >= Math.max(2, Math.ceil(cols.length / 2));
+}
+
+/**
+ * Lines of running text go on mid-sentence: in columns of prose most lines
+ * start in lower case and hold several words. Table cells start with a
+ * capital, a number or a symbol.
+ */
+function runningText(cells: string[]): boolean {
+  const lower = cells.filter((t) => /^\p{Ll}/u.test(t)).length;
+  return lower >= 0.4 * cells.length && median(cells.map((t) => t.split(" ").length)) >= 3;
+}
+
 function tableOf(rows: Row[]): Table | null {
   if (rows.length < MIN_ROWS) return null;
   const cols = columnsOf(rows);
@@ -218,6 +248,9 @@ function tableOf(rows: Row[]): Table | null {
     return cells.map(cellText);
   });
   const filled = grid.flat().filter((t) => t !== "");
+  // Cells and lines both: justified columns stretch word spaces past a cell gap, cutting their lines into one-word cells.
+  const lineTexts = rows.flatMap((r) => r.lines.map((l) => cellText(l.words)));
+  if (proseColumns(rows, cols) || runningText(filled) || runningText(lineTexts)) return null;
   // Dot leaders ("Total . . . .") are not words.
   const words = filled.reduce((n, t) => n + t.split(" ").filter((w) => /[\p{L}\p{N}]/u.test(w)).length, 0);
   if (words / filled.length > MAX_WORDS_PER_CELL) return null;

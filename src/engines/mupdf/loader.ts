@@ -2,7 +2,6 @@ import createMupdf from "../../../wasm/mupdf-factory.js";
 import mupdfWasm from "../../../wasm/mupdf-wasm.wasm";
 import { type CallLease, cancelled, currentLease, isLive } from "../../runtime/call-lease";
 import { registerHeap, samplePeak } from "../heap";
-import { pdfImageRoads } from "./dct-road";
 import { currentCall, trackWrappers, withTrackedWrappers, type MupdfCall } from "./lifetime";
 
 export type Mupdf = typeof import("mupdf");
@@ -217,8 +216,6 @@ export function mupdfInstanceStats() {
     // Calls counted out because their client went away before they ended.
     abandoned_calls: stats.abandoned,
     recycle_above_bytes: MUPDF_RECYCLE_BYTES,
-    // Recompressed PDF images by road: big plain JPEGs skip MuPDF's whole-image decode (dct-road.ts).
-    image_roads: { ...pdfImageRoads },
   };
 }
 

@@ -1,9 +1,9 @@
-import { ERROR_CODES, type ErrorCode } from "./errors";
-import { isOperatorRoute, type AnyRoute } from "./http/route";
-import { jsonSchema, problemResponses, routeOperation } from "./http/route-openapi";
-import { ROUTES } from "./routes/registry";
-import type { ToolDef } from "./tools/define";
-import { TOOLS } from "./tools/registry";
+import { ERROR_CODES, type ErrorCode } from "../errors";
+import { isOperatorRoute, type AnyRoute } from "../http/route";
+import { jsonSchema, problemResponses, routeOperation } from "../http/route-openapi";
+import { ROUTES } from "./registry";
+import type { ToolDef } from "../tools/define";
+import { TOOLS } from "../tools/registry";
 
 // The OpenAPI 3.1 documents are generated from the same zod schemas that
 // validate requests (OpenAPI 3.1 schemas are JSON Schema 2020-12, which zod

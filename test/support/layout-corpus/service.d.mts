@@ -1,0 +1,1 @@
+export function layoutCorpusService(request: Request): Promise<Response>;
