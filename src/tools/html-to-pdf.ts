@@ -9,6 +9,7 @@ import {
   printPdf,
   type RenderSource,
 } from "../engines/browser";
+import { assetSetProblem } from "../engines/browser/asset-names";
 import type { Env } from "../env";
 import { withZipEstimate } from "./memory-estimate";
 import { defineTool } from "./define";
@@ -39,15 +40,21 @@ export const sourceFields = {
   html: z.string().optional().meta(d("Raw markup, used when there is no file.")),
   url: z.string().optional().meta(d("http or https URL, used when there is neither file nor html; private, loopback and reserved targets are refused.")),
   files: uploads()
+    .superRefine(checkAssetParts)
     .optional()
     .meta({
       type: "array",
       items: { type: "string", format: "binary" },
-      description: "Beyond api.md: assets beside an html or file source (style sheets, images, fonts), referenced by file name.",
+      description:
+        "Beyond api.md, as Gotenberg's files: assets beside an html or file source (style sheets, images, fonts), one part each, referenced by file name. " +
+        "At most 1,000 assets and 50 MiB with the ZIP's; a repeated, absolute or '..' name is 422, more is 413. " +
+        "With no other source, a part named index.html is the page.",
     }),
   assets: upload({ extensions: [".zip"], wrongType: "validation_failed" })
     .optional()
-    .meta(d("Beyond api.md: a ZIP of assets beside an html or file source, referenced by their paths in the ZIP.")),
+    .meta(
+      d("Beyond api.md: a ZIP of assets beside an html or file source, referenced by their paths in the ZIP; may be sent with files (one set: no name twice)."),
+    ),
   screen_width: formInt({ min: 200, max: 5000 }).optional().meta(d("Viewport width in CSS px; default 1280.")),
   block_ads: formBool(false).meta(d("Best effort: requests to a built-in list of ad networks are aborted, empty ad slots hidden.")),
   remove_popups: formBool(false).meta(d("Best effort: cookie banners, modals and high z-index fixed overlays are removed before rendering.")),
@@ -58,20 +65,33 @@ export const sourceFields = {
   fail_on_http_status: formBool(false).meta(d("Beyond api.md: a url source whose page answers 4xx or 5xx fails with 422 page_http_error.")),
 };
 
+/** Names, count and bytes of the file parts, before any browser or debit; the ZIP's entries join them once it is opened. */
+function checkAssetParts(files: File[], ctx: z.RefinementCtx): void {
+  const problem = assetSetProblem(files.map((f) => ({ name: f.name, size: f.size })));
+  if (problem)
+    ctx.addIssue({ code: "custom", message: problem.message, params: { code: problem.kind === "too_large" ? "payload_too_large" : "validation_failed" } });
+}
+
+/** Gotenberg's convention: a `files` part named index.html is the page when no other source is given. */
+const INDEX_HTML = "index.html";
+const indexPart = (files: File[] | undefined) => files?.find((f) => f.name === INDEX_HTML);
+
 /** api.md: exactly one source is used; none given is a 422. */
-export function requireSource(v: { file?: File; html?: string; url?: string }, ctx: z.RefinementCtx): void {
-  if (!v.file && v.html === undefined && !v.url) {
-    ctx.addIssue({ code: "custom", path: ["file"], message: "Provide a file, html or url." });
+export function requireSource(v: { file?: File; html?: string; url?: string; files?: File[] }, ctx: z.RefinementCtx): void {
+  if (!v.file && v.html === undefined && !v.url && !indexPart(v.files)) {
+    ctx.addIssue({ code: "custom", path: ["file"], message: "Provide a file, html or url (or a files part named index.html)." });
   }
 }
 
 const sourceSchema = z.object(sourceFields);
 type SourceInput = z.output<typeof sourceSchema>;
 
-/** The source by precedence file > html > url; lower sources are never read or fetched. */
+/** The source by precedence file > html > url > files' index.html; lower sources are never read or fetched. */
 export async function resolveSource(env: Env, input: SourceInput): Promise<{ from: "file" | "html" | "url"; source: RenderSource }> {
   if (input.file) return { from: "file", source: { kind: "markup", html: await input.file.text(), assets: await readAssets(input) } };
   if (input.html !== undefined) return { from: "html", source: { kind: "markup", html: input.html, assets: await readAssets(input) } };
+  const index = indexPart(input.files);
+  if (!input.url && index) return { from: "file", source: { kind: "markup", html: await index.text(), assets: await readAssets(input) } };
   const url = input.url ?? "";
   await checkSourceUrl(env, url);
   return { from: "url", source: { kind: "url", url } };
@@ -168,7 +188,11 @@ export const htmlToPdf = defineTool({
       outline: input.outline,
       tagged: input.tagged,
     });
-    const stored = await ctx.store({ filename: outputName(input.file?.name), contentType: "application/pdf", data: printed.pdf });
+    const stored = await ctx.store({
+      filename: outputName(input.file?.name ?? (from === "file" ? INDEX_HTML : undefined)),
+      contentType: "application/pdf",
+      data: printed.pdf,
+    });
     const pageFormatUsed = input.one_long_page ? "one_long_page" : printed.cssPageSize ? "css" : (input.page_format ?? "A4");
     return {
       body: {

@@ -1158,11 +1158,11 @@ export interface operations {
                     html?: string;
                     /** @description http or https URL, used when there is neither file nor html; private, loopback and reserved targets are refused. */
                     url?: string;
-                    /** @description Beyond api.md: assets beside an html or file source (style sheets, images, fonts), referenced by file name. */
+                    /** @description Beyond api.md, as Gotenberg's files: assets beside an html or file source (style sheets, images, fonts), one part each, referenced by file name. At most 1,000 assets and 50 MiB with the ZIP's; a repeated, absolute or '..' name is 422, more is 413. With no other source, a part named index.html is the page. */
                     files?: string[];
                     /**
                      * Format: binary
-                     * @description Beyond api.md: a ZIP of assets beside an html or file source, referenced by their paths in the ZIP.
+                     * @description Beyond api.md: a ZIP of assets beside an html or file source, referenced by their paths in the ZIP; may be sent with files (one set: no name twice).
                      */
                     assets?: string;
                     /** @description Viewport width in CSS px; default 1280. */
@@ -1406,11 +1406,11 @@ export interface operations {
                     html?: string;
                     /** @description http or https URL, used when there is neither file nor html; private, loopback and reserved targets are refused. */
                     url?: string;
-                    /** @description Beyond api.md: assets beside an html or file source (style sheets, images, fonts), referenced by file name. */
+                    /** @description Beyond api.md, as Gotenberg's files: assets beside an html or file source (style sheets, images, fonts), one part each, referenced by file name. At most 1,000 assets and 50 MiB with the ZIP's; a repeated, absolute or '..' name is 422, more is 413. With no other source, a part named index.html is the page. */
                     files?: string[];
                     /**
                      * Format: binary
-                     * @description Beyond api.md: a ZIP of assets beside an html or file source, referenced by their paths in the ZIP.
+                     * @description Beyond api.md: a ZIP of assets beside an html or file source, referenced by their paths in the ZIP; may be sent with files (one set: no name twice).
                      */
                     assets?: string;
                     /** @description Viewport width in CSS px; default 1280. */

@@ -1,6 +1,7 @@
 import { EngineError } from "../errors";
 import { repairPdf as mupdfRepair, type RepairOutcome } from "../mupdf/repair";
 import { linearize } from "../qpdf/linearization";
+import { mendFilterEntries } from "./filter-entries";
 import { rebuiltFile } from "./rebuild-file";
 
 // Repair PDF. MuPDF's recovery comes first (it rebuilds the cross-reference
@@ -8,8 +9,11 @@ import { rebuiltFile } from "./rebuild-file";
 // When it finds no usable page, the file's objects are rewritten into a new
 // file with an exact table and a fresh page tree (rebuild-file.ts), first as
 // they are, then with the page dictionaries rebuilt from their readable
-// parts, and MuPDF's recovery runs over that. Every repaired file is then
-// linearized by qpdf, and `linearized` says what the written file is.
+// parts, and MuPDF's recovery runs over that. A /Filter MuPDF keeps as it
+// found it (not a name or names) is mended next and the recovery run once
+// more, so the renamed filters' data is checked too (filter-entries.ts).
+// Every repaired file is then linearized by qpdf, and `linearized` says what
+// the written file is.
 //
 // qpdf's own reconstruction is not a road here: the WebAssembly build used
 // (@neslinesli93/qpdf-wasm 0.3.0, qpdf 12.2) stops at the first damage
@@ -44,9 +48,19 @@ async function recover(bytes: Uint8Array): Promise<{ outcome: RepairOutcome; roa
   throw new EngineError("corrupt", "The PDF is too damaged to recover: no readable page could be rebuilt.");
 }
 
+/** The recovered file with its malformed /Filter entries mended, or as it was when it has none. */
+async function withFiltersMended(outcome: RepairOutcome): Promise<RepairOutcome> {
+  const mended = await mendFilterEntries(outcome.data);
+  if (!mended) return outcome;
+  const again = await mupdfRepair(mended.data);
+  return { ...again, damaged: true, imagesReplaced: outcome.imagesReplaced + mended.images + again.imagesReplaced };
+}
+
 /** Repairs and linearizes; EngineError("corrupt") when no road finds a usable page. */
 export async function repairDocument(bytes: Uint8Array): Promise<Repaired> {
-  const { outcome, road } = await recover(bytes);
+  const recovered = await recover(bytes);
+  const { road } = recovered;
+  const outcome = await withFiltersMended(recovered.outcome);
   const linear = await linearize(outcome.data);
   return { ...outcome, data: linear?.data ?? outcome.data, linearized: linear !== null, road };
 }
