@@ -87,7 +87,8 @@ function isImage(ref: PDFObject): boolean {
   return subtype.isName() && subtype.asName() === "Image";
 }
 
-function replaceWithGrey(doc: PDFDocument, ref: PDFObject): void {
+/** Puts a 1 x 1 mid-grey picture in an unreadable image's place (its size on the page is the content stream's). */
+export function replaceWithGrey(doc: PDFDocument, ref: PDFObject): void {
   for (const key of ["Filter", "DecodeParms", "Decode", "SMask", "SMaskInData", "Mask", "ImageMask", "Intent", "Alternates", "Interpolate"]) ref.delete(key);
   ref.put("Width", 1);
   ref.put("Height", 1);

@@ -1,5 +1,6 @@
 import type { PDFObject } from "mupdf";
 import { type PDFDocument, withPdf } from "../mupdf/document";
+import { replaceWithGrey } from "../mupdf/repair-streams";
 import { SAVE } from "../mupdf/save-options";
 
 // A stream's /Filter must be a name or an array of names (ISO 32000-1,
@@ -40,7 +41,6 @@ const KEY = Array.from("/Filter", (c) => c.charCodeAt(0));
 /** What follows a key is read from a window this long: a filter array longer than that is suspect, which costs only a parse. */
 const WINDOW = 256;
 const OBJECT_BUDGET = 1_000_000;
-const GREY = new Uint8Array([0x80]);
 
 export interface MendedFilters {
   data: Uint8Array;
@@ -71,15 +71,6 @@ function filterName(entry: PDFObject): string | null {
 }
 
 const isNameList = (f: PDFObject) => f.isName() || (f.isArray() && Array.from({ length: f.length }, (_, i) => f.get(i)).every((e) => e.isName()));
-
-function replaceWithGrey(doc: PDFDocument, ref: PDFObject): void {
-  for (const key of ["Filter", "DecodeParms", "Decode", "SMask", "SMaskInData", "Mask", "ImageMask", "Intent", "Alternates", "Interpolate"]) ref.delete(key);
-  ref.put("Width", 1);
-  ref.put("Height", 1);
-  ref.put("BitsPerComponent", 8);
-  ref.put("ColorSpace", doc.newName("DeviceGray"));
-  ref.writeStream(GREY);
-}
 
 type Mend = "renamed" | "images" | "streams";
 
