@@ -45,4 +45,8 @@ export interface Env {
   AI_VISION_MODEL?: string;
   /** Per model call, in ms (default 60,000); tests shorten it. */
   AI_TIMEOUT_MS?: string;
+  /** "open": an unknown e-mail's sign-in link creates a free account; "closed" (default) signs in existing users only. */
+  SIGNUP?: string;
+  /** Dev only: "true" serves GET /dev/mailbox. */
+  DEV_MAILBOX?: string;
 }

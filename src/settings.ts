@@ -81,6 +81,9 @@ const SETTINGS = z.object({
 
 export type Settings = z.output<typeof SETTINGS>;
 
+/** Every setting this file checks (docs/operations.md lists them; test/platform/configuration.test.ts holds the two together). */
+export const SETTING_NAMES = Object.keys(SETTINGS.shape);
+
 const parsed = new WeakMap<Env, Settings | ApiError>();
 
 /** The checked settings of this environment; throws a 503 ApiError naming every problem. */
