@@ -402,7 +402,8 @@ test("/console: an owner signs in, manages keys, runs a tool, reads usage, handl
     await clickRole(page, "button", `Remove ${member}`);
     await clickRole(page, "button", "Remove member");
     await until("the removal", async () => (await textOf(page)).includes(`${member} removed.`));
-    assert.ok(!(await page.$(`::-p-aria([name=${JSON.stringify(`Remove ${member}`)}][role="button"])`)), "the member is gone from the list");
+    // The message shows before the list is drawn again: wait for the row to go.
+    await until("the member is gone from the list", async () => !(await page.$(`::-p-aria([name=${JSON.stringify(`Remove ${member}`)}][role="button"])`)));
 
     await Promise.all([page.waitForNavigation({ waitUntil: "networkidle0" }), clickRole(page, "button", "Sign out")]);
     assert.match(page.url(), /\/console\/sign-in$/);
