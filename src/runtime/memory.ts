@@ -186,6 +186,9 @@ async function grow(reservation: Reservation, bytes: number): Promise<void> {
   }
 }
 
+/** No other call runs beside this one. */
+const isAlone = (reservation: Reservation) => running.size === 0 || (running.size === 1 && running.has(reservation));
+
 /**
  * Short of room for `bytes`, idle engines give their memory back first,
  * largest first, until the call would fit (engines a running call has used
@@ -197,7 +200,7 @@ async function grow(reservation: Reservation, bytes: number): Promise<void> {
 function makeRoom(reservation: Reservation, bytes: number): void {
   const over = committed(reservation) + bytes - limits.budgetBytes;
   if (over <= 0) return;
-  const alone = running.size === 0 || (running.size === 1 && running.has(reservation));
+  const alone = isAlone(reservation);
   if (!alone && over > idleBytes()) return;
   const room = limits.budgetBytes - reserved(reservation) - bytes;
   stats.releasedIdle += releaseIdleHeaps(alone ? Math.max(limits.idleTargetBytes, room) : room).length;
@@ -209,7 +212,7 @@ function makeRoom(reservation: Reservation, bytes: number): void {
  * their memory back): waiting would never make more room.
  */
 function fits(reservation: Reservation, bytes: number): boolean {
-  const alone = running.size === 0 || (running.size === 1 && running.has(reservation));
+  const alone = isAlone(reservation);
   // The oldest running call never waits to grow: were two running calls to
   // wait for each other's memory, neither would finish. Others that need more
   // wait for it (at the front of the queue), so calls finish in turn.

@@ -33,14 +33,18 @@ const MiB = 1024 * 1024;
  * any layout, so it costs only its two copies: 30 MB of newlines never asks
  * for the whole budget.
  */
-const TEXT_ROADS = { txt: { cap: MAX_SOURCE_BYTES.text, perByte: 4 }, md: { cap: MAX_SOURCE_BYTES.markdown, perByte: 30 } } as const;
+interface TextRoad {
+  cap: number;
+  perByte: number;
+}
+const TEXT_ROADS: Record<string, TextRoad> = { txt: { cap: MAX_SOURCE_BYTES.text, perByte: 4 }, md: { cap: MAX_SOURCE_BYTES.markdown, perByte: 30 } };
 
-function textEstimate(road: (typeof TEXT_ROADS)[keyof typeof TEXT_ROADS], size: number): number {
+function textEstimate(road: TextRoad, size: number): number {
   const copies = 2 * size;
   return size > road.cap ? copies : copies + 16 * MiB + road.perByte * size;
 }
 
-const textRoadOf = (name: string) => TEXT_ROADS[sourceFormatOf(name) as keyof typeof TEXT_ROADS] as (typeof TEXT_ROADS)[keyof typeof TEXT_ROADS] | undefined;
+const textRoadOf = (name: string): TextRoad | undefined => TEXT_ROADS[sourceFormatOf(name) ?? ""];
 
 const isVisionDocx = (name: string, target: string) => sourceFormatOf(name) === "pdf" && targetFormatOf(target) === "docx";
 

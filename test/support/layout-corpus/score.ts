@@ -1,4 +1,4 @@
-import { readingOrder, wordRecall, words } from "../../tools/pdf-to-markdown/quality";
+import { foundCount, readingOrder, wordRecall, words } from "../../tools/pdf-to-markdown/quality";
 
 // Scores a Markdown reading of one generated document against its truth
 // (generate.mjs): the measures of issue 32, each a count over a count so
@@ -170,19 +170,7 @@ function cellsOf(truth: Truth, markdown: string, ruled: boolean): Ratio {
       .map((c) => words(c).join(" "))
       .filter(Boolean);
     let best = 0;
-    for (const cells of ours) {
-      const have = new Map<string, number>();
-      for (const c of cells) have.set(c, (have.get(c) ?? 0) + 1);
-      let n = 0;
-      for (const c of want) {
-        const k = have.get(c) ?? 0;
-        if (k > 0) {
-          n++;
-          have.set(c, k - 1);
-        }
-      }
-      best = Math.max(best, n);
-    }
+    for (const cells of ours) best = Math.max(best, foundCount(want, cells));
     r.hit += best;
     r.of += want.length;
   }

@@ -9,20 +9,25 @@ export const words = (text: string): string[] =>
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
 
-/** Share of the truth's words (with multiplicity) found in ours. */
-export function wordRecall(truth: string, ours: string): number {
-  const have = new Map<string, number>();
-  for (const w of words(ours)) have.set(w, (have.get(w) ?? 0) + 1);
-  const want = words(truth);
+/** How many of `want` (with multiplicity) are in `have`: each item of `have` counts once. */
+export function foundCount(want: readonly string[], have: readonly string[]): number {
+  const left = new Map<string, number>();
+  for (const h of have) left.set(h, (left.get(h) ?? 0) + 1);
   let found = 0;
   for (const w of want) {
-    const n = have.get(w) ?? 0;
+    const n = left.get(w) ?? 0;
     if (n > 0) {
       found++;
-      have.set(w, n - 1);
+      left.set(w, n - 1);
     }
   }
-  return want.length ? found / want.length : 1;
+  return found;
+}
+
+/** Share of the truth's words (with multiplicity) found in ours. */
+export function wordRecall(truth: string, ours: string): number {
+  const want = words(truth);
+  return want.length ? foundCount(want, words(ours)) / want.length : 1;
 }
 
 const isTableLine = (l: string) => /^\s*\|/.test(l);
