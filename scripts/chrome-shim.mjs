@@ -22,6 +22,8 @@ const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/
 // version each; read them rather than hard-coding one that moves.
 const MINIFLARE_BUNDLES = ["node_modules/miniflare/dist/src/index.js", "node_modules/wrangler/node_modules/miniflare/dist/src/index.js"];
 const FALLBACK_VERSION = "126.0.6478.182";
+// util-linux, on every Debian; without it the wrapper simply runs Chromium.
+const SETPRIV = "/usr/bin/setpriv";
 
 export function browserVersions() {
   const found = new Set();
@@ -66,7 +68,12 @@ export function prepareChrome() {
     }
     mkdirSync(dirname(path), { recursive: true });
     // Root (CI containers) needs --no-sandbox; miniflare adds it only when CI is set.
-    writeFileSync(path, `#!/bin/sh\n${MARKER}\nexec "${chromium}" --no-sandbox "$@"\n`);
+    // puppeteer starts Chrome in a process group of its own, so stopping
+    // wrangler dev or vitest by theirs left it running (a page spinning its
+    // script kept a core busy for the rest of the run): the parent-death
+    // signal ends it with the process that launched it.
+    const reaper = existsSync(SETPRIV) ? `${SETPRIV} --pdeathsig KILL ` : "";
+    writeFileSync(path, `#!/bin/sh\n${MARKER}\nexec ${reaper}"${chromium}" --no-sandbox "$@"\n`);
     chmodSync(path, 0o755);
   }
   return ready;

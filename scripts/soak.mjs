@@ -110,6 +110,19 @@ function problemCode(text) {
   }
 }
 
+/**
+ * `op`, or a TimeoutError a little after the call's own timeout: a fetch
+ * whose signal fired but that never settled (seen once, with the server
+ * still up) must count as a hang, not stall its client and the report.
+ */
+function outlast(op) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error("no answer"), { name: "TimeoutError" })), callTimeoutMs + 5_000);
+  });
+  return Promise.race([op, late]).finally(() => clearTimeout(timer));
+}
+
 /** The call of step `i`: a hostile one every hostileEvery steps, a tool of the mix otherwise. */
 function callAt(i) {
   if (hostileEvery > 0 && i % hostileEvery === hostileEvery - 1) return hostile[Math.floor(i / hostileEvery) % hostile.length];
@@ -132,13 +145,15 @@ async function client(id) {
     const signal =
       cutAfter === null ? AbortSignal.timeout(callTimeoutMs) : AbortSignal.any([AbortSignal.timeout(callTimeoutMs), AbortSignal.timeout(cutAfter)]);
     try {
-      const res = await fetch(`${base}${call.path}`, {
-        method: "POST",
-        headers: { "X-API-Key": cutAfter === null ? key : cutKey, ...call.headers },
-        body: call.body(),
-        signal,
-      });
-      const text = await res.text();
+      const res = await outlast(
+        fetch(`${base}${call.path}`, {
+          method: "POST",
+          headers: { "X-API-Key": cutAfter === null ? key : cutKey, ...call.headers },
+          body: call.body(),
+          signal,
+        }),
+      );
+      const text = await outlast(res.text());
       // A 5xx is named by its code, so the report says which failure it was.
       status = res.status >= 500 ? `${res.status} ${problemCode(text)}` : res.status;
       credits = cutAfter === null ? Number(res.headers.get("X-Credits-Charged") ?? 0) : 0;

@@ -260,6 +260,36 @@ describe("the queue is first come, first served", () => {
   });
 });
 
+describe("what a call is estimated at", () => {
+  it("30 MB of newlines asks for its two copies, not the budget: beside a call holding 30 MiB it is refused at once as too_many_pages, not queued into a 503", async () => {
+    const acct = await accountWithKey({ credits: 100 });
+    const holding = gate();
+    const started = gate();
+    const holder = withMemory(30 * MiB, "holder", async () => {
+      started.open();
+      await holding.passed;
+    });
+    await started.passed;
+    // A short queue: a call estimated at the whole budget would wait behind the holder and answer 503.
+    configureMemory({ queueWaitMs: 1_000 });
+    const before = await runtime();
+    const res = await postForm(
+      "/api/v1/conversion/single",
+      { file: file(new Uint8Array(30_000_000).fill(0x0a), "newlines.txt", "text/plain"), target_format: "pdf" },
+      withKey(acct.key),
+    );
+    const during = await runtime();
+    holding.open();
+    await holder;
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { code: string }).code).toBe("too_many_pages");
+    expect(res.headers.get("X-Credits-Charged")).toBe("0");
+    expect(during.queued).toBe(before.queued);
+    expect(during.refused).toBe(before.refused);
+    expect(await balanceOf(acct.token)).toBe(100);
+  });
+});
+
 describe("the wasm-bindgen codecs", () => {
   it("oxipng and squoosh's resize run on an instance of their own that goes with the call: no heap stays behind", async () => {
     const { key } = await accountWithKey({ credits: 100 });

@@ -8,6 +8,13 @@ export const PAGE_TIMEOUT_MS = 30_000;
 export const MAX_PAGE_BYTES = 25 * 1024 * 1024;
 /** How long a call waits for a browser before answering 503. */
 export const ACQUIRE_WAIT_MS = 8_000;
+/**
+ * How long a browser this call launched may take to accept its connection
+ * (about a second on Browser Rendering; a local Chromium starting beside
+ * busy ones took over 8 s in the soak). Counted from the launch, so a launch
+ * begun late in the acquire wait is not given up as it comes up.
+ */
+export const LAUNCH_WAIT_MS = 15_000;
 /** Browser Rendering closes an idle browser after this (10 minutes is the maximum). */
 export const KEEP_ALIVE_MS = 600_000;
 /** Default viewport: a common desktop width. */

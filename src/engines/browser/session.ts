@@ -1,7 +1,7 @@
 import puppeteer, { type Browser } from "@cloudflare/puppeteer";
 import { succeededWithin } from "./deadline";
 import { browserUnavailable } from "./errors";
-import { ACQUIRE_WAIT_MS, KEEP_ALIVE_MS } from "./limits";
+import { ACQUIRE_WAIT_MS, KEEP_ALIVE_MS, LAUNCH_WAIT_MS } from "./limits";
 
 // Browser Rendering allows few browsers per account (paid: 120 concurrent, 1
 // new per second; free: 3) and starting one costs ~0.5 s, so a call first
@@ -68,8 +68,9 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * time, and one that never answers in time is offered to later calls rather
  * than forgotten.
  */
-async function launch(binding: Fetcher, deadline: number): Promise<Browser> {
+async function launch(binding: Fetcher): Promise<Browser> {
   const { sessionId } = await puppeteer.acquire(binding, { keep_alive: KEEP_ALIVE_MS });
+  const deadline = Date.now() + LAUNCH_WAIT_MS;
   for (;;) {
     try {
       return await puppeteer.connect(binding, sessionId);
@@ -88,7 +89,7 @@ async function acquire(binding: Fetcher): Promise<Browser> {
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {
-      return (await connectIdle(binding)) ?? (await launch(binding, deadline));
+      return (await connectIdle(binding)) ?? (await launch(binding));
     } catch (err) {
       lastError = err;
       await pause(RETRY_STEP_MS);
