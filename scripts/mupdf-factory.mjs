@@ -1,7 +1,7 @@
 // Turns MuPDF.js (an ES module that instantiates its WASM once, at import)
 // into a factory that makes a fresh, independent instance on each call.
 // WebAssembly memory never shrinks, so the Worker replaces a MuPDF instance
-// whose heap grew past its bound (src/engines/mupdf/loader.ts); the module's
+// whose heap grew past its bound (src/engines/mupdf/core/loader.ts); the module's
 // own top-level state (scratch pointers, finalizer registries, callback
 // tables) moves inside the factory so each instance has its own.
 //
@@ -37,7 +37,7 @@ const PATCHES = [
 // MuPDF's C errors reach JavaScript as plain Error objects thrown by the
 // glue, indistinguishable from our own bugs. The glue copy throws MupdfError
 // instead (defined by the factory), so a document MuPDF cannot read is a 4xx
-// and a defect of ours stays a 500 (src/engines/mupdf/document.ts).
+// and a defect of ours stays a 500 (src/engines/mupdf/core/document.ts).
 const GLUE_ERROR = /=>\{throw new Error\(([A-Za-z_$]+)\(([A-Za-z_$]+)\)\)\}/g;
 
 /** @param {string} glue mupdf/dist/mupdf-wasm.js */

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { z } from "zod";
 import type { EngineError, EngineErrorKind } from "./engines/errors";
 
 // One table maps every stable error code to its HTTP status and title; routes
@@ -120,9 +121,30 @@ export class ApiError extends Error {
   }
 }
 
-export function problemBody(err: ApiError, requestId: string): Record<string, unknown> {
+/**
+ * The problem+json body of every error answer: the runtime builds it, the
+ * OpenAPI document's Problem component and the client's type are emitted from
+ * it, and tests parse answers with it.
+ */
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.int().min(100).max(599),
+    detail: z.string(),
+    code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
+    request_id: z.string(),
+    errors: z
+      .array(z.object({ field: z.string(), message: z.string() }))
+      .optional()
+      .describe("Per-field messages of a validation failure."),
+  })
+  .describe("RFC 9457 problem details with a stable `code` (docs/reference/errors.md).");
+export type Problem = z.output<typeof Problem>;
+
+export function problemBody(err: ApiError, requestId: string): Problem {
   const [, title] = ERROR_CODES[err.code];
-  const body: Record<string, unknown> = {
+  const body: Problem = {
     type: `https://docs.docapi.dev/errors/${err.code}`,
     title,
     status: err.status,

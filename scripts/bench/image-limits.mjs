@@ -66,7 +66,7 @@ import { openSource } from ${src("images/memory/sources.ts")};
 import { openSink } from ${src("images/memory/sinks.ts")};
 import { transcode } from ${src("images/memory/streaming.ts")};
 import { memoryProbe } from ${src("images/memory/probe.ts")};
-import { contiguous } from ${JSON.stringify(join(ROOT, "src/storage/file-bytes.ts"))};
+import { contiguous } from ${JSON.stringify(join(ROOT, "src/engines/bytes.ts"))};
 ${LIVE_PROBE}
 const [mode, from, arg, out, w, h] = process.argv.slice(2);
 const file = readFileSync(from);

@@ -1,8 +1,9 @@
-import { ERROR_CODES, type ErrorCode } from "../errors";
+import { Problem } from "../errors";
 import { isOperatorRoute, type AnyRoute } from "../http/route";
 import { jsonSchema, problemResponses, routeOperation } from "../http/route-openapi";
 import { ROUTES } from "./registry";
 import type { ToolDef } from "../tools/define";
+import { toolProblemCodes } from "../tools/problems";
 import { TOOLS } from "../tools/registry";
 
 // The OpenAPI 3.1 documents are generated from the same zod schemas that
@@ -10,28 +11,6 @@ import { TOOLS } from "../tools/registry";
 // emits natively), so the documents and the runtime cannot disagree. Tools
 // come from their defineTool declarations, every other route from its
 // defineRoute declaration; the operator API has a document of its own.
-
-/**
- * Codes no tool call gives (they belong to keys, team, webhooks and files).
- * Every other code is listed on every tool: tools declare no codes of their
- * own yet, and a client switching on `code` is better served by a list that
- * is complete than by one that is short.
- */
-const NOT_TOOL_CODES = new Set<ErrorCode>([
-  "key_limit_reached",
-  "webhook_limit_reached",
-  "not_found",
-  "method_not_allowed",
-  "conflict",
-  "last_owner",
-  "webhook_inactive",
-  "delivery_not_redeliverable",
-  "gone",
-  "unsafe_webhook_url",
-  // Only the logs see it: the client that would read it has gone.
-  "request_cancelled",
-]);
-const TOOL_PROBLEMS = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => !NOT_TOOL_CODES.has(code));
 
 const CREDENTIALS: Record<string, string[]>[] = [{ apiKey: [] }, { bearer: [] }, { sessionCookie: [] }];
 
@@ -58,7 +37,7 @@ function toolOperation(tool: ToolDef) {
         headers: { "X-Credits-Charged": { schema: { type: "integer" } }, "X-Request-Id": { schema: { type: "string" } } },
         content: { "application/json": { schema: jsonSchema(tool.response, "output") } },
       },
-      ...problemResponses(TOOL_PROBLEMS),
+      ...problemResponses(toolProblemCodes(tool)),
     },
   };
 }
@@ -74,25 +53,6 @@ const IDEMPOTENCY_KEY = {
   description:
     "Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept; secrets shown once (api_key, secret) replay as null. Keys are per account; anonymous calls ignore it.",
   schema: { type: "string", minLength: 1, maxLength: 255 },
-};
-
-const PROBLEM = {
-  type: "object",
-  description: "RFC 9457 problem details with a stable `code` (docs/reference/errors.md).",
-  required: ["type", "title", "status", "detail", "code", "request_id"],
-  properties: {
-    type: { type: "string" },
-    title: { type: "string" },
-    status: { type: "integer" },
-    detail: { type: "string" },
-    code: { type: "string", enum: Object.keys(ERROR_CODES) },
-    request_id: { type: "string" },
-    errors: {
-      type: "array",
-      description: "Per-field messages of a validation failure.",
-      items: { type: "object", required: ["field", "message"], properties: { field: { type: "string" }, message: { type: "string" } } },
-    },
-  },
 };
 
 function document(serverUrl: string, info: { title: string; description: string }, paths: Record<string, Record<string, unknown>>, tags: string[]) {
@@ -115,7 +75,7 @@ function document(serverUrl: string, info: { title: string; description: string 
         adminToken: { type: "http", scheme: "bearer", description: "The operator token (ADMIN_TOKEN)." },
       },
       parameters: { IdempotencyKey: IDEMPOTENCY_KEY },
-      schemas: { Problem: PROBLEM },
+      schemas: { Problem: jsonSchema(Problem, "output") },
     },
   };
 }

@@ -1,5 +1,5 @@
 import { LIMITS } from "../config";
-import { ByteParts, type FileBytes } from "./file-bytes";
+import { ByteParts, type FileBytes } from "../engines/bytes";
 import type { Env } from "../env";
 import { objectKeyOf, signKey } from "./signed-url";
 import { settingsOf } from "../settings";

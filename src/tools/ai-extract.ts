@@ -6,6 +6,7 @@ import { textModelConfigured, visionModelConfigured } from "../engines/ai/provid
 import { ApiError } from "../errors";
 import { aiStep } from "./ai-errors";
 import { engineField, pdfUpload415 } from "./common";
+import { MODEL_PROBLEMS } from "./problems";
 import { defineTool } from "./define";
 import { formJson } from "./fields";
 
@@ -33,6 +34,7 @@ export const aiExtract = defineTool({
     { key: "ai.extract.ai", name: "AI extraction with vision", credits: 200, access: "plan:aiExtract" },
   ],
   selectOperation: (i) => (i.engine === "vision" ? "ai.extract.ai" : "ai.extract"),
+  problems: ["ai_not_configured", "llm_not_configured", "no_extractable_text", ...MODEL_PROBLEMS],
   request: z.object({
     file: pdfUpload415(),
     preset: z.string().default("auto").meta({ description: presetDescription }),

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { ANONYMOUS_COMPRESSION, LIMITS, PLANS, type CompressionLevel } from "../config";
-import { compressDocument } from "../engines/mupdf/compress";
-import { pageSimilarity } from "../engines/mupdf/similarity";
-import { hasPdfHeader } from "../engines/mupdf/sniff";
+import { compressDocument } from "../engines/mupdf/compress/compress";
+import { pageSimilarity } from "../engines/mupdf/compress/similarity";
+import { hasPdfHeader } from "../engines/mupdf/core/sniff";
 import { decodeBase64 } from "../engines/text/base64";
 import { ApiError } from "../errors";
 import { derivedPdfName } from "../storage/outputs";
@@ -114,6 +114,7 @@ export const compressPdf = defineTool({
   body: "json",
   summary: "Compress a Base64 PDF at the level of the caller's plan; the link is valid 24 hours.",
   operations: [COMPRESS_OPERATION],
+  problems: ["invalid_base64"],
   request: z.object({ ...compressionItem, options: compressionOptions }),
   response: compressionResult,
   async handler(ctx, input) {
@@ -130,6 +131,7 @@ export const compressPdfBatch = defineTool({
   summary: "Compress several Base64 PDFs in one call; one result per file, billed per file. A file that fails fails the call, refunded.",
   operations: [COMPRESS_OPERATION],
   quantity: (i) => i.files.length,
+  problems: ["invalid_base64"],
   request: z.object({
     files: z.array(z.object(compressionItem)).min(1).max(20),
     options: compressionOptions,

@@ -8,6 +8,7 @@ import { ApiError } from "../errors";
 import { safeFilename } from "../storage/outputs";
 import { aiStep } from "./ai-errors";
 import { engineField } from "./common";
+import { BROWSER_PROBLEMS, MODEL_PROBLEMS } from "./problems";
 import { defineTool } from "./define";
 import { formJson, upload } from "./fields";
 import { uploadEstimate } from "./memory-estimate";
@@ -64,6 +65,7 @@ export const convertDocument = defineTool({
     return road ? textEstimate(road, i.file.size) : uploadEstimate(i);
   },
   selectOperation: (i) => (i.engine === "vision" && isVisionDocx(i.file.name, i.target_format) ? "convert.pdf_to_docx.ai" : "convert.document"),
+  problems: ["unsupported_conversion", "ai_not_configured", ...MODEL_PROBLEMS, ...BROWSER_PROBLEMS],
   request: z
     .object({
       file: upload({ missing: "bad_request", empty: "bad_request" }),

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import type { PLANS } from "../config";
 import type { Env } from "../env";
-import type { EngineErrorCodes } from "../errors";
+import type { EngineErrorCodes, ErrorCode } from "../errors";
 import type { OutputFile, StoredOutput } from "../storage/outputs";
 
 /**
@@ -56,6 +56,12 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   anonymousNeedsOrigin?: boolean;
   /** Where api.md gives this tool other codes than the defaults of ENGINE_ERROR_CODES. */
   engineErrors?: EngineErrorCodes;
+  /**
+   * Codes the tool's handler, fields and engines can give beyond the
+   * pipeline's own and its engine errors (tools/problems.ts adds those); the
+   * OpenAPI operation lists exactly these.
+   */
+  problems?: ErrorCode[];
   request: S;
   response: z.ZodObject;
   /** Bytes a call reserves of the isolate's memory budget before it runs; by default from its upload sizes (memory-estimate.ts). */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { screenshotPng } from "../engines/browser";
 import { toBase64 } from "../secrets/encoding";
 import { withZipEstimate } from "./memory-estimate";
+import { BROWSER_PROBLEMS } from "./problems";
 import { defineTool } from "./define";
 import { formBool, formInt } from "./fields";
 import { HTML_ENGINE_ERRORS, loadOptionsOf, requireSource, resolveSource, sourceFields } from "./html-to-pdf";
@@ -25,6 +26,7 @@ export const htmlPreview = defineTool({
   engineErrors: HTML_ENGINE_ERRORS,
   // An assets ZIP is unpacked in the isolate: its cap is reserved beside the uploads.
   memory: (input) => withZipEstimate(input, input.assets !== undefined),
+  problems: [...BROWSER_PROBLEMS],
   request: z
     .object({
       ...sourceFields,

@@ -12,6 +12,7 @@ import {
 import { assetSetProblem } from "../engines/browser/asset-names";
 import type { Env } from "../env";
 import { withZipEstimate } from "./memory-estimate";
+import { BROWSER_PROBLEMS } from "./problems";
 import { defineTool } from "./define";
 import { formBool, formInt, formNumber, upload, uploads } from "./fields";
 
@@ -130,6 +131,7 @@ export const htmlToPdf = defineTool({
   engineErrors: HTML_ENGINE_ERRORS,
   // An assets ZIP is unpacked in the isolate: its cap is reserved beside the uploads.
   memory: (input) => withZipEstimate(input, input.assets !== undefined),
+  problems: [...BROWSER_PROBLEMS],
   request: z
     .object({
       ...sourceFields,

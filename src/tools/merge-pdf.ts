@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { mergePdfs } from "../engines/mupdf/merge";
+import { mergePdfs } from "../engines/mupdf/pages/merge";
 import { defineTool } from "./define";
 import { formBool, formJson, uploads } from "./fields";
 
@@ -12,6 +12,7 @@ export const mergePdf = defineTool({
   body: "multipart",
   summary: "Merge two or more PDFs in order; one top-level bookmark per source, forms and links kept.",
   operations: [{ key: "pdf.merge", name: "Merge PDF", credits: 10, access: "free-try" }],
+  problems: ["too_few_files"],
   request: z.object({
     files: uploads({ extensions: [".pdf"], wrongType: "bad_request", min: 2, tooFew: "too_few_files" }),
     options: formJson(z.record(z.string(), z.unknown())).default({}),

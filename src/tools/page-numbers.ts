@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { addPageNumbers } from "../engines/mupdf/page-numbers";
+import { addPageNumbers } from "../engines/mupdf/stamps/page-numbers";
 import { EngineError } from "../engines/errors";
-import { hasPdfHeader } from "../engines/mupdf/sniff";
+import { hasPdfHeader } from "../engines/mupdf/core/sniff";
 import { derivedPdfName } from "../storage/outputs";
 import { hexColor, pdfUpload415, positionField, urlResult } from "./common";
 import { defineTool } from "./define";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readDocxFacts } from "../engines/docx/metadata";
-import { readPdfFacts } from "../engines/mupdf/metadata";
-import { loadMupdf } from "../engines/mupdf/loader";
+import { readPdfFacts } from "../engines/mupdf/inspect/metadata";
+import { loadMupdf } from "../engines/mupdf/core/loader";
 import type { DocumentFacts } from "../engines/text/facts";
 import { readTextFacts } from "../engines/text/plain";
 import { defineTool } from "./define";

@@ -9,6 +9,7 @@ import type { Env } from "../env";
 import { ApiError } from "../errors";
 import { aiStep } from "./ai-errors";
 import { engineField, pdfUpload415 } from "./common";
+import { MODEL_PROBLEMS } from "./problems";
 import { defineTool } from "./define";
 import { formBool } from "./fields";
 
@@ -35,6 +36,7 @@ export const pdfToMarkdown = defineTool({
   ],
   // api.md: cost precedence is vision, then LLM cleanup, then default.
   selectOperation: (i) => (i.engine === "vision" ? "pdf.to_markdown.ai" : i.llm_cleanup ? "pdf.to_markdown_llm" : "pdf.to_markdown"),
+  problems: ["ai_not_configured", "llm_not_configured", ...MODEL_PROBLEMS],
   request: z.object({ file: pdfUpload415(), llm_cleanup: formBool(false), engine: engineField }),
   response: z.object({
     success: z.boolean(),

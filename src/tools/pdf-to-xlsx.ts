@@ -5,6 +5,7 @@ import { pdfToWorkbook } from "../engines/layout/workbook";
 import { ApiError } from "../errors";
 import { aiStep } from "./ai-errors";
 import { engineField, pdfUpload415 } from "./common";
+import { MODEL_PROBLEMS } from "./problems";
 import { defineTool } from "./define";
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -21,6 +22,7 @@ export const pdfToXlsx = defineTool({
     { key: "pdf.to_xlsx.ai", name: "PDF to Excel with vision", credits: 200, access: "plan:paid" },
   ],
   selectOperation: (i) => (i.engine === "vision" ? "pdf.to_xlsx.ai" : "pdf.to_xlsx"),
+  problems: ["ai_not_configured", ...MODEL_PROBLEMS],
   request: z.object({ file: pdfUpload415(), engine: engineField }),
   response: z.object({
     success: z.boolean(),

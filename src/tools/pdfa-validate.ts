@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { validatePdfA } from "../engines/mupdf/pdfa";
+import { validatePdfA } from "../engines/mupdf/inspect/pdfa";
 import { pdfUpload415 } from "./common";
 import { defineTool } from "./define";
 

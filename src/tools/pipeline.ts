@@ -2,7 +2,7 @@ import type { Principal } from "../auth/principal";
 import { meterFor, recordLedger } from "../billing/meter";
 import { EngineError } from "../engines/errors";
 import { finishJob, type JobEnd, startJob } from "../jobs/store";
-import { withMupdfCall } from "../engines/mupdf/loader";
+import { withMupdfCall } from "../engines/mupdf/core/loader";
 import type { Env } from "../env";
 import { ApiError, engineApiError, problemResponse } from "../errors";
 import { principalOf, type AppContext } from "../http/context";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { redactPdf } from "../engines/mupdf/redact";
-import { hasPdfHeader } from "../engines/mupdf/sniff";
+import { redactPdf } from "../engines/mupdf/redact/redact";
+import { hasPdfHeader } from "../engines/mupdf/core/sniff";
 import { EngineError } from "../engines/errors";
 import { ENTITY_TYPES, isEntityType, type EntityType } from "../engines/pii/entity-types";
 import { derivedPdfName } from "../storage/outputs";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type RecoveryRoad, repairDocument } from "../engines/repair/repair";
+import { type RecoveryRoad, repairDocument } from "../engines/mupdf/repair/repair";
 import { derivedPdfName } from "../storage/outputs";
 import { pdfUpload415, urlResult } from "./common";
 import { defineTool } from "./define";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { extractParts, inspectPdf } from "../engines/mupdf/split";
+import { extractParts, inspectPdf } from "../engines/mupdf/pages/split";
 import { zipFiles } from "../engines/zip";
 import { pdfStem } from "../storage/outputs";
 import { planSplit } from "./split-plan";
@@ -16,6 +16,7 @@ export const splitPdf = defineTool({
   summary: "Split a PDF by page ranges, every N pages, top-level bookmarks, or page by page; one ZIP.",
   // decisions.md: 10 credits (the summary table wins api.md's conflict).
   operations: [{ key: "pdf.split", name: "Split PDF", credits: 10, access: "free-try" }],
+  problems: ["no_bookmarks", "too_many_parts", "empty_output"],
   request: z.object({
     file: upload({ extensions: [".pdf"], wrongType: "unsupported_media_type" }),
     split_mode: z.string().min(1),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "../config";
-import type { PartSpec, PdfOutlineSummary } from "../engines/mupdf/split";
+import type { PartSpec, PdfOutlineSummary } from "../engines/mupdf/pages/split";
 import { ApiError } from "../errors";
 import { safeFilename } from "../storage/outputs";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { unlockPdf as unlockDocument } from "../engines/mupdf/unlock";
+import { unlockPdf as unlockDocument } from "../engines/mupdf/unlock/unlock";
 import { derivedPdfName } from "../storage/outputs";
 import { defineTool } from "./define";
 import { upload } from "./fields";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { watermarkImage as stampImage } from "../engines/mupdf/image-watermark";
+import { watermarkImage as stampImage } from "../engines/mupdf/stamps/image-watermark";
 import { derivedPdfName } from "../storage/outputs";
 import { positionField, WATERMARK_POSITIONS } from "./common";
 import { defineTool, type ToolContext, type ToolResult } from "./define";
@@ -44,6 +44,7 @@ export const watermarkImage = defineTool({
   operations: [{ key: "watermark.image", name: "Image watermark", credits: 10, access: "free-try" }],
   // A bad watermark image (not PNG/JPEG by content, corrupt, too many pixels) is a 422.
   engineErrors: { invalid_input: "invalid_image" },
+  problems: ["invalid_image"],
   request: z.object({
     file: upload({ extensions: [".pdf"], wrongType: "unsupported_media_type" }),
     // PNG or JPEG is decided by the bytes (magic numbers), not by the name.

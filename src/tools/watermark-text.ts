@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { watermarkText as stampText } from "../engines/mupdf/watermark";
+import { watermarkText as stampText } from "../engines/mupdf/stamps/watermark";
 import { hexColor, positionField, WATERMARK_POSITIONS } from "./common";
 import { defineTool } from "./define";
 import { formBool, formInt, formNumber, upload } from "./fields";

@@ -4,17 +4,14 @@ import { createAccount, createKey, uniqueEmail } from "../support/accounts";
 import { call, postJson, problem, withKey, withToken } from "../support/http";
 import { publicDocument } from "../openapi/support";
 import { mailedInviteToken, mailTo } from "./support";
+import type { Answer } from "../support/answers";
 
 // Team endpoints (decisions.md, Account and team) through HTTP: invitations,
 // roles, removal, and the owner rules documented in the README. Invitation
 // tokens are read from the invitee's mail (./support.ts): the inviter never
 // sees them.
 
-interface Member {
-  id: string;
-  email: string;
-  role: string;
-}
+type Member = Answer<"listTeamMembers">["data"][number];
 
 async function invite(token: string, body: Record<string, unknown>): Promise<Response> {
   return postJson("/api/v1/team/invitations", body, withToken(token));

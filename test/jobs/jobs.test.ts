@@ -2,6 +2,7 @@ import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { accountWithKey, createAccount, createKey } from "../support/accounts";
 import { call, pdfFile, postForm, postJson, problem, withKey, withToken } from "../support/http";
+import type { Answer } from "../support/answers";
 
 // Issue #15: the job_id a tool answers is a record the caller can look up,
 // not a random string. These go through the real tools and the real lookup.
@@ -19,20 +20,7 @@ async function mergeTwo(auth: Record<string, string>) {
   return postForm(MERGE, { files }, auth);
 }
 
-interface Job {
-  id: string;
-  object: string;
-  tool: string;
-  operation: string;
-  status: string;
-  credits_charged: number;
-  output_url: string | null;
-  output_urls: string[];
-  error_code: string | null;
-  key_id: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
+type Job = Answer<"getJob">;
 
 async function job(id: string, auth: Record<string, string>): Promise<Job> {
   const res = await call(`/api/v1/jobs/${id}`, { headers: auth });

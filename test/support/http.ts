@@ -1,4 +1,5 @@
 import { exports } from "cloudflare:workers";
+import { Problem } from "../../src/errors";
 
 // Black-box access to the Worker: every test request goes through the
 // Worker's own fetch handler with real local bindings.
@@ -59,19 +60,14 @@ export async function download(url: string): Promise<Uint8Array> {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  request_id: string;
-  errors?: { field: string; message: string }[];
-}
+export type { Problem };
 
-/** Asserts a problem+json answer and returns its body. */
+/** Asserts a problem+json answer and returns its body, parsed with the one Problem schema the Worker writes it from. */
 export async function problem(res: Response): Promise<Problem> {
   const type = res.headers.get("Content-Type") ?? "";
   if (!type.includes("application/problem+json")) throw new Error(`expected problem+json, got ${res.status} ${type}: ${await res.text()}`);
-  return (await res.json()) as Problem;
+  const body: unknown = await res.json();
+  const parsed = Problem.safeParse(body);
+  if (!parsed.success) throw new Error(`problem body does not match the Problem schema: ${JSON.stringify(body)}: ${parsed.error.message}`);
+  return parsed.data;
 }

@@ -4,7 +4,7 @@
 // a thin wrapper over fetch. The console (/console) uses this file for every
 // call it makes.
 import createFetchClient, { type Client, type ClientOptions, type Middleware } from "openapi-fetch";
-import type { paths } from "./schema";
+import type { components, paths } from "./schema";
 
 export type { components, operations, paths } from "./schema";
 export type DocApiClient = Client<paths>;
@@ -64,15 +64,7 @@ export function createClient(options: CreateClientOptions): DocApiClient {
 }
 
 /** The problem+json body every error answer carries (docs/reference/errors.md). */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  request_id: string;
-  errors?: { field: string; message: string }[];
-}
+export type Problem = components["schemas"]["Problem"];
 
 /** True when a value is a problem body: `if (isProblem(error)) switch (error.code) ...`. */
 export function isProblem(value: unknown): value is Problem {

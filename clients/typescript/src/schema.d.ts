@@ -1250,7 +1250,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1258,11 +1258,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1270,11 +1270,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -1282,11 +1282,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1294,7 +1294,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -1334,7 +1334,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, page_http_error, page_load_failed, page_load_timeout, page_script_failed, page_too_large, password_protected, unreadable_document, url_refused, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1342,7 +1342,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "page_http_error" | "page_load_failed" | "page_load_timeout" | "page_script_failed" | "page_too_large" | "password_protected" | "unreadable_document" | "url_refused" | "validation_failed";
                     };
                 };
             };
@@ -1358,7 +1358,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1366,11 +1366,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: browser_unavailable, memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1378,7 +1378,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "browser_unavailable" | "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -1462,7 +1462,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1470,11 +1470,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1482,11 +1482,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -1494,11 +1494,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1506,7 +1506,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -1546,7 +1546,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, page_http_error, page_load_failed, page_load_timeout, page_script_failed, page_too_large, password_protected, unreadable_document, url_refused, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1554,7 +1554,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "page_http_error" | "page_load_failed" | "page_load_timeout" | "page_script_failed" | "page_too_large" | "password_protected" | "unreadable_document" | "url_refused" | "validation_failed";
                     };
                 };
             };
@@ -1570,7 +1570,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1578,11 +1578,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: browser_unavailable, memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1590,7 +1590,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "browser_unavailable" | "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -1649,7 +1649,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1657,11 +1657,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1669,11 +1669,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -1681,11 +1681,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, plan_required, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1693,7 +1693,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "plan_required" | "scope_denied";
                     };
                 };
             };
@@ -1733,7 +1733,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: ai_not_configured, idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1741,7 +1741,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "ai_not_configured" | "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
@@ -1757,7 +1757,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1765,11 +1765,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: ai_unavailable, llm_not_configured, memory_busy, ocr_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1777,7 +1777,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "ai_unavailable" | "llm_not_configured" | "memory_busy" | "ocr_unavailable" | "service_unavailable";
                     };
                 };
             };
@@ -1844,7 +1844,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_base64, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1852,11 +1852,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_base64" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1864,11 +1864,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -1876,11 +1876,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1888,7 +1888,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -1928,7 +1928,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1936,7 +1936,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
@@ -1952,7 +1952,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1960,11 +1960,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1972,7 +1972,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -2048,7 +2048,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_base64, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2056,11 +2056,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_base64" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2068,11 +2068,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -2080,11 +2080,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2092,7 +2092,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -2132,7 +2132,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2140,7 +2140,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
@@ -2156,7 +2156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2164,11 +2164,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2176,7 +2176,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -2223,7 +2223,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, too_few_files, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2231,11 +2231,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "too_few_files" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2243,11 +2243,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -2255,11 +2255,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2267,7 +2267,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -2307,7 +2307,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2315,7 +2315,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
@@ -2331,7 +2331,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2339,11 +2339,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2351,7 +2351,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -2399,7 +2399,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, empty_output, invalid_json, no_bookmarks, too_many_parts, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2407,11 +2407,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "empty_output" | "invalid_json" | "no_bookmarks" | "too_many_parts" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2419,11 +2419,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -2431,11 +2431,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2443,7 +2443,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -2483,7 +2483,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2491,7 +2491,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
@@ -2507,7 +2507,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2515,11 +2515,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2527,7 +2527,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -2616,7 +2616,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2624,11 +2624,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2636,11 +2636,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -2648,11 +2648,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, plan_required, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2660,7 +2660,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "plan_required" | "scope_denied";
                     };
                 };
             };
@@ -2700,7 +2700,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: ai_not_configured, idempotency_key_reused, page_http_error, page_load_failed, page_load_timeout, page_script_failed, page_too_large, password_protected, too_many_pages, unreadable_document, unsupported_conversion, url_refused, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2708,7 +2708,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "ai_not_configured" | "idempotency_key_reused" | "page_http_error" | "page_load_failed" | "page_load_timeout" | "page_script_failed" | "page_too_large" | "password_protected" | "too_many_pages" | "unreadable_document" | "unsupported_conversion" | "url_refused" | "validation_failed";
                     };
                 };
             };
@@ -2724,7 +2724,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2732,11 +2732,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: ai_unavailable, browser_unavailable, memory_busy, ocr_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2744,7 +2744,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "ai_unavailable" | "browser_unavailable" | "memory_busy" | "ocr_unavailable" | "service_unavailable";
                     };
                 };
             };
@@ -2797,7 +2797,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2805,11 +2805,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2817,11 +2817,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -2829,11 +2829,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2841,7 +2841,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -2881,7 +2881,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, invalid_image, password_protected, too_many_pages, unreadable_document, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2889,7 +2889,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "invalid_image" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
@@ -2905,7 +2905,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2913,11 +2913,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2925,7 +2925,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -2980,7 +2980,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2988,11 +2988,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3000,11 +3000,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -3012,11 +3012,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3024,7 +3024,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -3064,7 +3064,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3072,7 +3072,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
@@ -3088,7 +3088,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3096,11 +3096,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3108,7 +3108,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -3172,7 +3172,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3180,11 +3180,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3192,11 +3192,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -3204,11 +3204,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, plan_required, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3216,7 +3216,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "plan_required" | "scope_denied";
                     };
                 };
             };
@@ -3256,7 +3256,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: ai_not_configured, idempotency_key_reused, no_extractable_text, password_protected, too_many_pages, unreadable_document, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3264,7 +3264,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "ai_not_configured" | "idempotency_key_reused" | "no_extractable_text" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
@@ -3280,7 +3280,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3288,11 +3288,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: ai_unavailable, llm_not_configured, memory_busy, ocr_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3300,7 +3300,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "ai_unavailable" | "llm_not_configured" | "memory_busy" | "ocr_unavailable" | "service_unavailable";
                     };
                 };
             };
@@ -3347,7 +3347,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3355,11 +3355,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3367,11 +3367,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -3379,11 +3379,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3391,7 +3391,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -3431,7 +3431,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3439,7 +3439,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
@@ -3455,7 +3455,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3463,11 +3463,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3475,7 +3475,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -3529,7 +3529,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3537,11 +3537,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3549,11 +3549,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -3561,11 +3561,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3573,7 +3573,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -3613,7 +3613,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, image_too_large, invalid_image, password_protected, unsupported_image_format, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3621,7 +3621,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "image_too_large" | "invalid_image" | "password_protected" | "unsupported_image_format" | "validation_failed";
                     };
                 };
             };
@@ -3637,7 +3637,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3645,11 +3645,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3657,7 +3657,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -3719,7 +3719,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3727,11 +3727,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3739,11 +3739,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -3751,11 +3751,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3763,7 +3763,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -3803,7 +3803,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3811,7 +3811,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "validation_failed";
                     };
                 };
             };
@@ -3827,7 +3827,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: engine_failed, internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3835,11 +3835,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "engine_failed" | "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3847,7 +3847,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -3905,7 +3905,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3913,11 +3913,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3925,11 +3925,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -3937,11 +3937,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3949,7 +3949,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -3989,7 +3989,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, image_too_large, invalid_image, password_protected, unsupported_image_format, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3997,7 +3997,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "image_too_large" | "invalid_image" | "password_protected" | "unsupported_image_format" | "validation_failed";
                     };
                 };
             };
@@ -4013,7 +4013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4021,11 +4021,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4033,7 +4033,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -4117,7 +4117,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4125,11 +4125,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4137,11 +4137,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -4149,11 +4149,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4161,7 +4161,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -4201,7 +4201,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4209,7 +4209,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
@@ -4225,7 +4225,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4233,11 +4233,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4245,7 +4245,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -4291,7 +4291,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4299,11 +4299,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4311,11 +4311,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -4323,11 +4323,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4335,7 +4335,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -4375,7 +4375,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4383,7 +4383,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "validation_failed";
                     };
                 };
             };
@@ -4399,7 +4399,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: engine_failed, internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4407,11 +4407,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "engine_failed" | "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4419,7 +4419,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -4471,7 +4471,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, corrupt_pdf, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4479,11 +4479,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "corrupt_pdf" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4491,11 +4491,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -4503,11 +4503,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4515,7 +4515,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -4555,7 +4555,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4563,7 +4563,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "validation_failed";
                     };
                 };
             };
@@ -4579,7 +4579,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4587,11 +4587,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4599,7 +4599,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -4650,7 +4650,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4658,11 +4658,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4670,11 +4670,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -4682,11 +4682,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, plan_required, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4694,7 +4694,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "plan_required" | "scope_denied";
                     };
                 };
             };
@@ -4734,7 +4734,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: ai_not_configured, idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4742,7 +4742,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "ai_not_configured" | "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
@@ -4758,7 +4758,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4766,11 +4766,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: ai_unavailable, memory_busy, ocr_unavailable, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4778,7 +4778,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "ai_unavailable" | "memory_busy" | "ocr_unavailable" | "service_unavailable";
                     };
                 };
             };
@@ -4832,7 +4832,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4840,11 +4840,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4852,11 +4852,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -4864,11 +4864,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4876,7 +4876,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -4916,7 +4916,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4924,7 +4924,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
@@ -4940,7 +4940,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4948,11 +4948,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4960,7 +4960,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -5009,7 +5009,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5017,11 +5017,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5029,11 +5029,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -5041,11 +5041,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5053,7 +5053,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -5093,7 +5093,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5101,7 +5101,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
@@ -5117,7 +5117,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5125,11 +5125,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5137,7 +5137,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };
@@ -5193,7 +5193,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, invalid_base64, too_few_files, wrong_password, no_bookmarks, too_many_parts, empty_output, corrupt_pdf */
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5201,11 +5201,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf";
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: unauthorized, invalid_credentials, magic_link_invalid, magic_link_expired, magic_link_used */
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5213,11 +5213,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used";
+                        code?: "invalid_credentials" | "unauthorized";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: insufficient_credits, budget_exceeded */
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -5225,11 +5225,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "insufficient_credits" | "budget_exceeded";
+                        code?: "budget_exceeded" | "insufficient_credits";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: forbidden, csrf_failed, scope_denied, permission_denied, plan_required */
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5237,7 +5237,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required";
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
                     };
                 };
             };
@@ -5277,7 +5277,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: validation_failed, idempotency_key_reused, password_protected, unreadable_document, too_many_pages, image_too_large, invalid_image, unsupported_image_format, unsupported_conversion, ai_not_configured, no_extractable_text, url_refused, page_load_failed, page_load_timeout, page_too_large, page_http_error, page_script_failed */
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, image_too_large, invalid_image, password_protected, unsupported_image_format, validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5285,7 +5285,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed";
+                        code?: "idempotency_key_reused" | "image_too_large" | "invalid_image" | "password_protected" | "unsupported_image_format" | "validation_failed";
                     };
                 };
             };
@@ -5301,7 +5301,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: internal_error, engine_failed */
+            /** @description Problem details (RFC 9457); code: internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5309,11 +5309,11 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "internal_error" | "engine_failed";
+                        code?: "internal_error";
                     };
                 };
             };
-            /** @description Problem details (RFC 9457); code: service_unavailable, memory_busy, llm_not_configured, ai_unavailable, ocr_unavailable, browser_unavailable */
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5321,7 +5321,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+                        code?: "memory_busy" | "service_unavailable";
                     };
                 };
             };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { heapReport } from "../../engines/heap";
-import { pdfImageRoads } from "../../engines/mupdf/dct-road";
-import { mupdfInstanceStats } from "../../engines/mupdf/loader";
+import { pdfImageRoads } from "../../engines/mupdf/compress/dct-road";
+import { mupdfInstanceStats } from "../../engines/mupdf/core/loader";
 import { ocrWorkerRuntime } from "../../engines/ocr/remote";
 import { defineRoute } from "../../http/route";
 import { memoryReport } from "../../runtime/memory";

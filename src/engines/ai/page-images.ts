@@ -1,6 +1,6 @@
 import { reserveMemory } from "../../runtime/memory";
-import { withPdf } from "../mupdf/document";
-import type { Mupdf } from "../mupdf/loader";
+import { withPdf } from "../mupdf/core/document";
+import type { Mupdf } from "../mupdf/core/loader";
 import { AI_BUDGETS } from "./budgets";
 import type { ChatImage } from "./types";
 

@@ -3,7 +3,7 @@ import { writeDocx } from "../convert/pdf-docx/write-docx";
 import { textSimilarity } from "../convert/text-similarity";
 import { docxBodyText } from "../docx/body-text";
 import { readDocxParts } from "../docx/package";
-import { pdfPageTexts } from "../mupdf/page-images";
+import { pdfPageTexts } from "../mupdf/render/page-images";
 import { AI_BUDGETS } from "./budgets";
 import { layoutMarkdownPages } from "./layout-pages";
 import { pagePlanOfMarkdown } from "./markdown-plan";

@@ -3,7 +3,7 @@ import type { Env } from "../../env";
 import { readPages } from "../layout/document";
 import { dropFurniture } from "../layout/furniture";
 import { sheetsOf, typedRows } from "../layout/sheets";
-import { withPdf } from "../mupdf/document";
+import { withPdf } from "../mupdf/core/document";
 import type { Table } from "../layout/types";
 import { type Sheet, writeXlsx } from "../layout/xlsx";
 import { jsonAnswer } from "./answers";

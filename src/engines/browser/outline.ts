@@ -1,6 +1,6 @@
-import { saveCopy, withPdf } from "../mupdf/document";
-import { type OutlineNode, writeOutline } from "../mupdf/outline";
-import { SAVE } from "../mupdf/save-options";
+import { saveCopy, withPdf } from "../mupdf/core/document";
+import { type OutlineNode, writeOutline } from "../mupdf/pages/outline";
+import { SAVE } from "../mupdf/core/save-options";
 
 // outline (beyond api.md): Chromium writes bookmarks from the headings when
 // asked, but only where it runs with its document-outline feature (miniflare

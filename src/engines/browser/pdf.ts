@@ -1,6 +1,6 @@
 import type { Page, PDFOptions } from "@cloudflare/puppeteer";
 import type { Env } from "../../env";
-import { withPdf } from "../mupdf/document";
+import { withPdf } from "../mupdf/core/document";
 import { bounded, type Deadline } from "./deadline";
 import { isTimeout, pageTimeout } from "./errors";
 import { CONTENT_SIZE, HAS_CSS_PAGE_SIZE, HEADINGS } from "./in-page";

@@ -1,7 +1,7 @@
 import { docxToText } from "../convert/docx-html";
 import { readDocxFacts } from "../docx/metadata";
 import { EngineError } from "../errors";
-import { pdfPageTexts } from "../mupdf/page-images";
+import { pdfPageTexts } from "../mupdf/render/page-images";
 import { decodeUnicodeText } from "../text/decode";
 
 // Both documents of a comparison read as lines of text. api.md: the first

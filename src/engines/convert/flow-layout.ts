@@ -1,8 +1,8 @@
 import { LIMITS } from "../../config";
 import { EngineError } from "../errors";
-import { drawable, ensureStampFonts } from "../mupdf/fonts";
-import { loadMupdf, type Mupdf } from "../mupdf/loader";
-import { SAVE } from "../mupdf/save-options";
+import { drawable, ensureStampFonts } from "../mupdf/core/fonts";
+import { loadMupdf, type Mupdf } from "../mupdf/core/loader";
+import { SAVE } from "../mupdf/core/save-options";
 import { expandLigatures } from "../text/to-unicode";
 
 // Long documents laid out by MuPDF's HTML engine a stretch at a time. One

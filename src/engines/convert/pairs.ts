@@ -1,7 +1,7 @@
 import type { Env } from "../../env";
 import { renderHtmlToPdf } from "../browser";
-import { imageToPdf } from "../mupdf/image-pdf";
-import { pdfPageTexts, renderPages } from "../mupdf/page-images";
+import { imageToPdf } from "../mupdf/render/image-pdf";
+import { pdfPageTexts, renderPages } from "../mupdf/render/page-images";
 import { zipFiles } from "../zip";
 import { docxReferenceText, docxToHtml, docxToMarkdown, docxToText } from "./docx-html";
 import type { SourceFormat, TargetFormat } from "./formats";

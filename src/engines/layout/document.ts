@@ -1,5 +1,5 @@
-import { isMupdfError, type PDFDocument } from "../mupdf/document";
-import type { Mupdf } from "../mupdf/loader";
+import { isMupdfError, type PDFDocument } from "../mupdf/core/document";
+import type { Mupdf } from "../mupdf/core/loader";
 import { assemble, type Item } from "./blocks";
 import { extractPage } from "./extract";
 import { dropFurniture } from "./furniture";

@@ -1,4 +1,4 @@
-import type { Mupdf } from "../mupdf/loader";
+import type { Mupdf } from "../mupdf/core/loader";
 import { fixLamAlef, isRtlText } from "./bidi";
 import { type Glyph, union } from "./geometry";
 import { coversPage, isJunkText } from "./junk-text";

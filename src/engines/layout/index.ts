@@ -1,4 +1,4 @@
-import { withPdf } from "../mupdf/document";
+import { withPdf } from "../mupdf/core/document";
 import { layoutDocument, type PageOcr, readPages, readPagesWithOcr } from "./document";
 import { countHeadings, countWords, renderMarkdown } from "./markdown";
 

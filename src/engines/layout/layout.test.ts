@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { layoutPdf, scannedPdf } from "../../../test/support/pdf.mjs";
-import { withPdf } from "../mupdf/document";
+import { withPdf } from "../mupdf/core/document";
 import { layoutDocument, readPages } from "./document";
 import { markdownOfPdf } from "./index";
 import type { Block, PageModel } from "./types";

@@ -1,4 +1,4 @@
-import { withPdf } from "../mupdf/document";
+import { withPdf } from "../mupdf/core/document";
 import { ocrPage } from "../ocr/page";
 import { type PageOcr, readPagesWithOcr } from "./document";
 import { dropFurniture } from "./furniture";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FormatError, pageLabels, parseFormat, toAlpha, toRoman } from "./format";
-import { anchorCenter, apply, stampMatrix, tileCenters, visualSize } from "../mupdf/placement";
+import { anchorCenter, apply, stampMatrix, tileCenters, visualSize } from "../mupdf/stamps/placement";
 
 describe("page-number formatting", () => {
   it("Roman numerals", () => {

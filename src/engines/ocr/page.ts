@@ -1,6 +1,6 @@
-import type { PDFDocument } from "../mupdf/document";
-import type { Mupdf } from "../mupdf/loader";
-import { renderGray } from "../mupdf/render";
+import type { PDFDocument } from "../mupdf/core/document";
+import type { Mupdf } from "../mupdf/core/loader";
+import { renderGray } from "../mupdf/render/render";
 import { reserveMemory } from "../../runtime/memory";
 import { recognizeRemote } from "./remote";
 import type { QuarterTurn } from "./rotate";

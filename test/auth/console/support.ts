@@ -5,6 +5,7 @@ import { buildApp } from "../../../src/app";
 import type { Env } from "../../../src/env";
 import type { MailboxMessage } from "../../../src/routes/dev-mailbox";
 import { BASE, call, freshIp, postJson } from "../../support/http";
+import type { Answer } from "../../support/answers";
 
 // Console sign-in as a browser does it: ask for a link, read it from the
 // development mailbox (GET /dev/mailbox.json), redeem its fragment's token,
@@ -64,12 +65,7 @@ export interface SignedIn {
   setCookie: string;
 }
 
-export interface SessionBody {
-  user: { id: string; email: string; role: string };
-  account: { id: string; name: string; plan: string };
-  csrf_token: string | null;
-  expires_at: string | null;
-}
+export type SessionBody = Answer<"createSession">;
 
 /** `__Host-session=<jwt>` out of a Set-Cookie header. */
 export function cookieOf(setCookie: string | null): string {

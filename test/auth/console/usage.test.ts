@@ -4,18 +4,12 @@ import { accountWithKey, createKey } from "../../support/accounts";
 import { type AuthHeaders, call, pdfFile, postForm, problem, withKey, withToken } from "../../support/http";
 import { encryptedPdf, makePdf } from "../../support/pdf.mjs";
 import { consoleHeaders, ownerEmail, signIn } from "./support";
+import type { Answer } from "../../support/answers";
 
 // Issue #17, GET /api/v1/usage: credits and calls from the credit ledger,
 // after real tool calls, by day, tool and key; an account sees only its own.
 
-interface Usage {
-  from: string;
-  to: string;
-  group_by: string;
-  rows: { key: string; label?: string; credits: number; calls: number }[];
-  total_credits: number;
-  total_calls: number;
-}
+type Usage = Answer<"getUsage">;
 
 const today = () => new Date().toISOString().slice(0, 10);
 

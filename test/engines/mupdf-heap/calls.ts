@@ -52,7 +52,7 @@ async function lock(bytes: Uint8Array): Promise<Uint8Array> {
   // encryptedPdf() locks a one-page file; the heap runs want 40 locked pages.
   const one = await encryptedPdf();
   expect(one.byteLength).toBeGreaterThan(0);
-  const { loadMupdf } = await import("../../../src/engines/mupdf/loader");
+  const { loadMupdf } = await import("../../../src/engines/mupdf/core/loader");
   const mupdf = await loadMupdf();
   const doc = mupdf.Document.openDocument(bytes, "application/pdf").asPDF()!;
   try {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { outsideCalls } from "../../../src/engines/mupdf/lifetime";
-import { loadMupdf, MUPDF_RECYCLE_BYTES, mupdfHeapBytes, mupdfInstanceStats, withMupdfCall } from "../../../src/engines/mupdf/loader";
+import { outsideCalls } from "../../../src/engines/mupdf/core/lifetime";
+import { loadMupdf, MUPDF_RECYCLE_BYTES, mupdfHeapBytes, mupdfInstanceStats, withMupdfCall } from "../../../src/engines/mupdf/core/loader";
 import { download, pdfFile, postForm, postJson, withKey } from "../../support/http";
 import { PDFDocument } from "pdf-lib";
 import { makeImage } from "../../support/pdf.mjs";
@@ -117,7 +117,7 @@ describe("MuPDF heap under a mixed sequence of tools (issue #18)", () => {
   it("a call that grows the heap past the bound gets a fresh instance for the next call, which works", async () => {
     const before = await runtime();
     // Two 300 dpi page images stored losslessly (Flate): compression has MuPDF decode each whole
-    // (JPEG scans no longer reach MuPDF's decoder, see src/engines/mupdf/dct-road.ts).
+    // (JPEG scans no longer reach MuPDF's decoder, see src/engines/mupdf/compress/dct-road.ts).
     const heavy = await losslessScans(2);
     const res = await postJson("/api/v1/compression/single", { file_data: toBase64(heavy), filename: "scan.pdf" }, withKey(f.key));
     expect(res.status).toBe(200);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MEMORY_LIMITS } from "../../../src/runtime/memory";
-import { loadMupdf, MUPDF_RECYCLE_BYTES, mupdfHeapBytes, mupdfInstanceStats, withMupdfCall } from "../../../src/engines/mupdf/loader";
-import { pageBytes, renderPages, WHOLE_PAGE_PIXELS } from "../../../src/engines/mupdf/page-images";
+import { loadMupdf, MUPDF_RECYCLE_BYTES, mupdfHeapBytes, mupdfInstanceStats, withMupdfCall } from "../../../src/engines/mupdf/core/loader";
+import { pageBytes, renderPages, WHOLE_PAGE_PIXELS } from "../../../src/engines/mupdf/render/page-images";
 import { wasmTotal } from "../../../src/engines/heap";
 import { withMupdf } from "../../support/mupdf";
 import { fixturePdf } from "../../support/pdf.mjs";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadMupdf, MUPDF_RECYCLE_BYTES, mupdfHeapBytes, mupdfInstanceStats, withMupdfCall } from "../../../src/engines/mupdf/loader";
-import { watermarkImage } from "../../../src/engines/mupdf/image-watermark";
+import { loadMupdf, MUPDF_RECYCLE_BYTES, mupdfHeapBytes, mupdfInstanceStats, withMupdfCall } from "../../../src/engines/mupdf/core/loader";
+import { watermarkImage } from "../../../src/engines/mupdf/stamps/image-watermark";
 import { embeddedImageSizes } from "../../support/pdf-read";
 import { makeImage, plainPdf } from "../../support/pdf.mjs";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SUBSET_MAX_PAGES } from "../../../src/engines/convert/flow-layout";
 import { textToPdf } from "../../../src/engines/convert/text-pdf";
-import { loadMupdf, MUPDF_RECYCLE_BYTES, mupdfHeapBytes, mupdfInstanceStats, withMupdfCall } from "../../../src/engines/mupdf/loader";
+import { loadMupdf, MUPDF_RECYCLE_BYTES, mupdfHeapBytes, mupdfInstanceStats, withMupdfCall } from "../../../src/engines/mupdf/core/loader";
 
 // Issue #31: TXT → PDF laid out whole held every page's boxes in MuPDF's heap
 // (1,042 pages of text: 22 → 197 MB, 51 s). Laid out a stretch at a time,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { heapReport, releaseIdleHeaps } from "../../../src/engines/heap";
-import { withPdf } from "../../../src/engines/mupdf/document";
+import { withPdf } from "../../../src/engines/mupdf/core/document";
 import { bands } from "../../../src/engines/ocr/bands";
 import { ocrHeapBytes, ocrInstanceStats } from "../../../src/engines/ocr/engine";
 import { type OcrPage, ocrPage } from "../../../src/engines/ocr/page";
 import { recognizeGray } from "../../../src/engines/ocr/recognize";
-import { renderGray } from "../../../src/engines/mupdf/render";
+import { renderGray } from "../../../src/engines/mupdf/render/render";
 import { layoutPdf, scanOf } from "../../support/pdf.mjs";
 
 // The OCR engine on scans made in code: a text PDF rendered to pixels by

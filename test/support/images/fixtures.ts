@@ -7,6 +7,7 @@ import { encodeWebp } from "../../../src/engines/images/codecs/webp";
 import { STD_AC_LUMA, STD_DC_LUMA } from "../../../src/engines/images/jpeg/huffman";
 import { EOI_BYTES, jpegHeader, ScanEncoder, type HuffmanSet } from "../../../src/engines/images/jpeg/write";
 import type { Pixels } from "../../../src/engines/images/types";
+import { concat } from "../../../src/engines/images/util/bytes";
 
 // Input images built in code: pixels drawn here, then written with the plain
 // codecs (MozJPEG, the PNG crate without optimisation, libwebp, libavif), with
@@ -171,11 +172,5 @@ export function cmykJpeg(width = 64, height = 32): Uint8Array {
   const enc = new ScanEncoder(g, tables);
   enc.encode({ firstMcuRow: 0, mcuRows: mcusY, planes });
   const parts = [jpegHeader(g, [dqt], height, tables, [adobe]), enc.finish(), EOI_BYTES];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concat(parts);
 }

@@ -3,6 +3,7 @@ import { accountWithKey, balanceOf } from "../../support/accounts";
 import { imagesOf, postFormWith, promptOf, script, stubEnv, stubModels, stubRequests } from "../../support/ai";
 import { file, problem, withKey } from "../../support/http";
 import { encryptedPdf, layoutPdf, scanOf } from "../../support/pdf.mjs";
+import type { Answer } from "../../support/answers";
 
 // AI extract with engine=vision: the first 3 pages or fewer as images to the
 // vision model (api.md, Limits); found nothing → the text path, still 200
@@ -11,12 +12,7 @@ import { encryptedPdf, layoutPdf, scanOf } from "../../support/pdf.mjs";
 const PATH = "/api/v1/ai/extract-data";
 const pages = (n: number) => layoutPdf(Array.from({ length: n }, (_, i) => [{ text: `Receipt page ${i + 1} total 42.50`, x: 72, y: 100 }]));
 
-interface Body {
-  data: Record<string, unknown>;
-  credits_charged: number;
-  engine: string;
-  parsed_ok: boolean;
-}
+type Body = Answer<"ai-extract">;
 
 async function run(bytes: Uint8Array, models = stubModels(), fields: Record<string, string> = {}) {
   const acct = await accountWithKey({ plan: "enterprise", credits: 1000 });

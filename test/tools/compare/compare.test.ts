@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
 import { file, postForm, problem, withKey } from "../../support/http";
 import { corruptPdf, docxOf, encryptedPdf, fixturePdf } from "../../support/pdf.mjs";
+import type { Answer } from "../../support/answers";
 
 // api.md, Compare documents; issue #12: modified lines matched by similarity,
 // lists capped at 200 and totals not, scores consistent, type echoed.
@@ -9,21 +10,7 @@ import { corruptPdf, docxOf, encryptedPdf, fixturePdf } from "../../support/pdf.
 const PATH = "/api/v1/analyze/compare";
 const txt = (lines: string[]) => new TextEncoder().encode(lines.join("\n"));
 
-interface Body {
-  success: boolean;
-  result: {
-    similarity_score: number;
-    differences: {
-      added: string[];
-      removed: string[];
-      modified: { before: string; after: string; similarity: number; changes: { type: string; text: string }[] }[];
-    };
-    summary: { total_differences: number; similarity_percentage: number; added: number; removed: number; modified: number; exact: boolean };
-    total_differences: number;
-  };
-  meta: { file1_pages: number; file2_pages: number; comparison_type: string; processing_time_ms: number };
-  credits_charged: number;
-}
+type Body = Answer<"compare-documents">;
 
 async function compare(one: File, two: File, key: string, extra: Record<string, string> = {}) {
   const res = await postForm(PATH, { file1: one, file2: two, ...extra }, withKey(key));

@@ -6,26 +6,11 @@ import { makePdf, annotatedPdf, scannedPdf } from "../../support/pdf.mjs";
 import { pageCount, pdfStructure, readPdf } from "../../support/pdf-read";
 import { fullSsim, mupdfTexts } from "../../support/mupdf";
 import { toBase64 } from "../../../src/secrets/encoding";
+import type { Answer } from "../../support/answers";
 
 const SINGLE = "/api/v1/compression/single";
 
-interface Result {
-  compression_id: string;
-  status: string;
-  original_size: number;
-  compressed_size: number;
-  compression_ratio: number;
-  quality_score: number;
-  processing_time_ms: number;
-  download_url: string;
-  expires_at: string;
-  tier_power_used: number;
-  could_compress_more: boolean;
-  level: string;
-  pages: number;
-  images_recompressed: number;
-  original_returned: boolean;
-}
+type Result = Answer<"compress-pdf">;
 
 let scan: Uint8Array;
 beforeAll(async () => {
@@ -226,7 +211,7 @@ describe("POST /api/v1/compression/batch", () => {
       { filename: "tiny.pdf", bytes: await makePdf({ pages: 1 }) },
     ];
     const res = await postJson(BATCH, { files: inputs.map((f) => ({ filename: f.filename, file_data: toBase64(f.bytes) })) }, withKey(acct.key));
-    const body = (await res.json()) as { batch_id: string; status: string; results: (Result & { filename: string })[]; credits_charged: number };
+    const body = (await res.json()) as Answer<"compress-pdf-batch">;
     expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
     expect(res.headers.get("X-Credits-Charged")).toBe("60");
     expect(body.credits_charged).toBe(60);

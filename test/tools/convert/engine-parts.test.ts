@@ -8,7 +8,7 @@ import { writeDocx } from "../../../src/engines/convert/pdf-docx/write-docx";
 import { textSimilarity } from "../../../src/engines/convert/text-similarity";
 import { formatNumber, labelNumberedParagraphs } from "../../../src/engines/docx/list-labels";
 import { docxPageSetup } from "../../../src/engines/docx/page-setup";
-import { fontFacts } from "../../../src/engines/mupdf/page-content";
+import { fontFacts } from "../../../src/engines/mupdf/inspect/page-content";
 import { call } from "../../support/http";
 import { documentXml, docxText } from "./support";
 

@@ -2,21 +2,13 @@ import { unzipSync } from "fflate";
 import { expect } from "vitest";
 import { download, file, postForm } from "../../support/http";
 import { withMupdf } from "../../support/mupdf";
+import type { Answer } from "../../support/answers";
 
 // Calls and independent readers shared by the Convert document tests.
 
 export const CONVERT = "/api/v1/conversion/single";
 
-export interface ConvertBody {
-  conversion_id: string;
-  status: string;
-  output_file_url: string;
-  quality_score: number;
-  processing_time: number;
-  engine_used: string;
-  metadata: { source_format: string; target_format: string; quality_score: number; processing_time: number; engine_used: string; file_size: number };
-  created_at: string;
-}
+export type ConvertBody = Answer<"convert-document">;
 
 export async function convert(bytes: Uint8Array, name: string, target: string, extra: Record<string, string> = {}, auth: Record<string, string> = {}) {
   const res = await postForm(CONVERT, { file: file(bytes, name, "application/octet-stream"), target_format: target, ...extra }, auth);

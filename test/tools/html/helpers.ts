@@ -2,24 +2,12 @@ import { PDFDocument, PDFName } from "pdf-lib";
 import { expect } from "vitest";
 import { accountWithKey, balanceOf } from "../../support/accounts";
 import { download, postForm, problem, withKey } from "../../support/http";
+import type { Answer } from "../../support/answers";
 
 export const TO_PDF = "/api/v1/html/to-pdf";
 export const PREVIEW = "/api/v1/html/preview";
 
-export interface ToPdfBody {
-  success: boolean;
-  url: string;
-  meta: {
-    source: string;
-    page_format: string;
-    landscape: boolean;
-    output_bytes: number;
-    repaginated_from_css_canvas: boolean;
-    processing_time_ms: number;
-    pages: number;
-  };
-  credits_charged: number;
-}
+export type ToPdfBody = Answer<"html-to-pdf">;
 
 type Fields = Parameters<typeof postForm>[1];
 

@@ -3,14 +3,9 @@ import { balanceOf } from "../../support/accounts";
 import { describeWithBrowser, itWithBrowser, pageServer } from "../../support/browser";
 import { call, postForm, problem, withKey } from "../../support/http";
 import { caller, expectRefused, PREVIEW } from "./helpers";
+import type { Answer } from "../../support/answers";
 
-interface PreviewBody {
-  success: boolean;
-  image: string;
-  width: number;
-  height: number;
-  source: string;
-}
+type PreviewBody = Answer<"html-preview">;
 
 async function preview(fields: Parameters<typeof postForm>[1]) {
   const acc = await caller();

@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import { env } from "cloudflare:workers";
 import { renderHtmlToPdf } from "../../../src/engines/browser";
 import { ensureOutline } from "../../../src/engines/browser/outline";
-import { withMupdfCall } from "../../../src/engines/mupdf/loader";
+import { withMupdfCall } from "../../../src/engines/mupdf/core/loader";
 import { describeWithBrowser, itWithBrowser } from "../../support/browser";
 import { readPdf } from "../../support/pdf-read";
 import { pageTexts, squash } from "../../support/pdf-text";

@@ -5,29 +5,11 @@ import { accountWithKey, balanceOf } from "../../support/accounts";
 import { corpusFile, itWithCorpus } from "../../support/corpus";
 import { pdfFile, postForm, problem, withKey } from "../../support/http";
 import { scannedPdf } from "../../support/pdf.mjs";
+import type { Answer } from "../../support/answers";
 
 const METADATA = "/api/v1/analyze/metadata";
 
-interface MetadataBody {
-  success: boolean;
-  metadata: {
-    pages: number;
-    title: string | null;
-    author: string | null;
-    subject: string | null;
-    keywords: string[];
-    is_encrypted: boolean;
-    has_images: boolean;
-    image_count: number;
-    word_count: number;
-    character_count: number;
-    creation_date: string | null;
-    modification_date: string | null;
-    language: null;
-  };
-  info: { file_size: number; format: string; filename: string; processing_time_ms: number };
-  credits_charged: number;
-}
+type MetadataBody = Answer<"pdf-metadata">;
 
 async function metadata(file: File, headers: Record<string, string> = {}) {
   const res = await postForm(METADATA, { file }, headers);

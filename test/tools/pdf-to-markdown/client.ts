@@ -1,19 +1,11 @@
 import { expect } from "vitest";
 import { accountWithKey } from "../../support/accounts";
 import { file, postForm, withKey } from "../../support/http";
+import type { Answer } from "../../support/answers";
 
 export const PATH = "/api/v1/pdf/to-markdown";
 
-export interface MarkdownBody {
-  success: boolean;
-  markdown: string;
-  engine: string;
-  pages: number;
-  word_count: number;
-  headings: number;
-  pages_without_text: number[];
-  credits_charged: number;
-}
+export type MarkdownBody = Answer<"pdf-to-markdown">;
 
 let key: string | undefined;
 export async function auth(): Promise<Record<string, string>> {

@@ -4,6 +4,7 @@ import { imagesOf, postFormWith, promptOf, script, stubEnv, stubModels, stubRequ
 import { download, file, problem, withKey } from "../../support/http";
 import { layoutPdf } from "../../support/pdf.mjs";
 import { readXlsx, textGrid } from "./read-xlsx";
+import type { Answer } from "../../support/answers";
 
 // PDF to Excel with engine=vision (api.md: 200 credits, paid plans): the
 // model answers the tables as JSON, which is checked and written by the
@@ -13,13 +14,7 @@ import { readXlsx, textGrid } from "./read-xlsx";
 const PATH = "/api/v1/pdf/to-xlsx";
 const pdf = (n = 1) => layoutPdf(Array.from({ length: n }, (_, i) => [{ text: `Prose on page ${i + 1}, no table here.`, x: 72, y: 100 }]));
 
-interface Body {
-  url: string;
-  tables_found: number;
-  sheets: number;
-  pages: number;
-  credits_charged: number;
-}
+type Body = Answer<"pdf-to-xlsx">;
 
 async function vision(bytes: Uint8Array, models = stubModels()) {
   const acct = await accountWithKey({ plan: "starter", credits: 1000 });

@@ -6,18 +6,12 @@ import { download, file, postForm, problem, withKey } from "../../support/http";
 import { expectMetering } from "../../support/metering";
 import { corruptPdf, encryptedPdf, layoutPdf } from "../../support/pdf.mjs";
 import { readXlsx, textGrid } from "./read-xlsx";
+import type { Answer } from "../../support/answers";
 
 const PATH = "/api/v1/pdf/to-xlsx";
 type Rule = { rule: [number, number, number, number] };
 
-interface XlsxBody {
-  success: boolean;
-  url: string;
-  tables_found: number;
-  sheets: number;
-  pages: number;
-  credits_charged: number;
-}
+type XlsxBody = Answer<"pdf-to-xlsx">;
 
 /** A ruled table: `rows` of cell texts, 80 pt columns from x = 72, 20 pt rows from `top`. */
 function ruled(rows: string[][], top: number) {

@@ -3,8 +3,8 @@ import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
 import { accountWithKey } from "../../support/accounts";
 import { describeWithCorpus } from "../../support/corpus";
 import { call, download, postForm, problem, withKey, file } from "../../support/http";
-import { redactPdf } from "../../../src/engines/mupdf/redact";
-import { verifyRemoval } from "../../../src/engines/mupdf/redact-verify";
+import { redactPdf } from "../../../src/engines/mupdf/redact/redact";
+import { verifyRemoval } from "../../../src/engines/mupdf/redact/redact-verify";
 import { ENTITY_TYPES } from "../../../src/engines/pii/entity-types";
 import { expectMetering } from "../../support/metering";
 import { corruptPdf, encryptedPdf, fixturePdf, makeImage } from "../../support/pdf.mjs";
@@ -12,6 +12,7 @@ import { embeddedImageSizes, streamsContain } from "../../support/pdf-read";
 import { pageTexts, squash } from "../../support/pdf-text";
 import { bluish, inkOn } from "../../support/mupdf";
 import { ourExpected, PRESIDIO_TYPES, presidioVectors } from "../../support/presidio";
+import type { Answer } from "../../support/answers";
 
 const PATH = "/api/v1/redact";
 type Fields = Record<string, string | File>;
@@ -22,15 +23,7 @@ async function auth(): Promise<Record<string, string>> {
   return withKey(key);
 }
 
-interface RedactBody {
-  success: boolean;
-  url: string;
-  redactions_made: number;
-  entities: Record<string, number>;
-  text_fully_removed: boolean;
-  pages: number;
-  credits_charged: number;
-}
+type RedactBody = Answer<"redact">;
 
 async function redact(pdf: Uint8Array, fields: Fields = {}): Promise<{ body: RedactBody; out: Uint8Array; texts: string[] }> {
   const res = await postForm(PATH, { file: file(pdf, "doc.pdf"), ...fields }, await auth());

@@ -3,6 +3,7 @@ import { download, pdfFile, postForm } from "../../support/http";
 import { inkOn, mupdfOpens, mupdfTexts } from "../../support/mupdf";
 import { handPdf, streamObject } from "./hand-pdf";
 import { qpdfCheck } from "./qpdf-oracle";
+import type { Answer } from "../../support/answers";
 
 // Corrupt CCITT (fax) image streams. qpdf does not decode CCITT, so junk fax
 // data passes its check; what fails it is a /Filter that is not a name or
@@ -29,13 +30,7 @@ function faxPage(caption: string, filter: string): Uint8Array {
   ]);
 }
 
-interface RepairBody {
-  url: string;
-  pages: number;
-  damage_found: boolean;
-  linearized: boolean;
-  images_replaced: number;
-}
+type RepairBody = Answer<"repair-pdf">;
 
 async function repair(bytes: Uint8Array) {
   const res = await postForm(REPAIR, { file: pdfFile(bytes, "fax.pdf") });

@@ -7,6 +7,7 @@ import { makePdf } from "../../support/pdf.mjs";
 import { pageWithCorruptImages, xrefStreamWithoutSelfEntry } from "./hand-pdf";
 import { qpdfCheck, qpdfCheckLinearization } from "./qpdf-oracle";
 import { runtimeReport } from "../../support/runtime";
+import type { Answer } from "../../support/answers";
 
 // Repair PDF's second road (objects rewritten under an exact table when
 // MuPDF's own reconstruction finds no page), corrupt image streams, the
@@ -16,15 +17,7 @@ import { runtimeReport } from "../../support/runtime";
 const REPAIR = "/api/v1/pdf/repair";
 const MiB = 1024 * 1024;
 
-interface RepairBody {
-  url: string;
-  pages: number;
-  repaired_size: number;
-  damage_found: boolean;
-  linearized: boolean;
-  images_replaced: number;
-  recovered_by: string;
-}
+type RepairBody = Answer<"repair-pdf">;
 
 async function repair(bytes: Uint8Array, name = "damaged.pdf") {
   const res = await postForm(REPAIR, { file: pdfFile(bytes, name) });

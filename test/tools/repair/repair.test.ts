@@ -6,6 +6,7 @@ import { download, pdfFile, postForm, problem, withKey } from "../../support/htt
 import { makePdf, bytesToLatin1, classicPdf, latin1ToBytes } from "../../support/pdf.mjs";
 import { mupdfOpens, mupdfTexts } from "../../support/mupdf";
 import { qpdfCheck, qpdfCheckLinearization } from "./qpdf-oracle";
+import type { Answer } from "../../support/answers";
 
 const REPAIR = "/api/v1/pdf/repair";
 
@@ -22,18 +23,7 @@ const PAGES: Record<string, number> = { "qpdf/damaged/append-xref-loop.pdf": 30,
 // Per-file wall-clock bound, asked by the issue: a hang must become a 422, never a timeout.
 const BOUND_MS = 10_000;
 
-interface RepairBody {
-  success: boolean;
-  url: string;
-  credits_charged: number;
-  pages: number;
-  original_size: number;
-  repaired_size: number;
-  damage_found: boolean;
-  linearized: boolean;
-  images_replaced: number;
-  recovered_by: string;
-}
+type RepairBody = Answer<"repair-pdf">;
 
 async function repair(bytes: Uint8Array, name = "damaged.pdf", headers: Record<string, string> = {}) {
   const res = await postForm(REPAIR, { file: pdfFile(bytes, name) }, headers);

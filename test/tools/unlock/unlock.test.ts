@@ -6,6 +6,7 @@ import { download, pdfFile, postForm, problem, withKey } from "../../support/htt
 import { encryptedPdf, makePdf } from "../../support/pdf.mjs";
 import { isEncrypted } from "../../support/pdf-read";
 import { mupdfTexts } from "../../support/mupdf";
+import type { Answer } from "../../support/answers";
 
 const UNLOCK = "/api/v1/security/security/password/remove";
 // Anonymous unlock must come from a browser (api.md, Authentication rule 4).
@@ -32,18 +33,7 @@ const CASES = [
   { file: "pdfjs/encrypted/issue15893_reduced.pdf", password: "test", method: "RC4", bits: "128", pages: 1 },
 ];
 
-interface UnlockBody {
-  job_id: string;
-  status: string;
-  operation_type: string;
-  success: boolean;
-  file_url: string;
-  processing_time_ms: number;
-  created_at: string;
-  was_encrypted: boolean;
-  encryption: string | null;
-  pages: number;
-}
+type UnlockBody = Answer<"unlock-pdf">;
 
 async function unlock(bytes: Uint8Array, password: string | undefined, headers: Record<string, string> = BROWSER, name = "locked.pdf") {
   const res = await postForm(UNLOCK, { file: pdfFile(bytes, name), password }, headers);

@@ -1,7 +1,7 @@
 import type { Env } from "../../../env";
 import { markdownOfPdf } from "../../layout";
 import type { PageOcr } from "../../layout/document";
-import { pdfPageTexts } from "../../mupdf/page-images";
+import { pdfPageTexts } from "../../mupdf/render/page-images";
 import { ocrPage } from "../../ocr/page";
 import { jsonAnswer } from "../answers";
 import { AI_BUDGETS } from "../budgets";

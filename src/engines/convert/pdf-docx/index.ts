@@ -1,8 +1,8 @@
 import { reserveMemory } from "../../../runtime/memory";
 import { docxBodyText } from "../../docx/body-text";
 import { readDocxParts } from "../../docx/package";
-import { withPdf } from "../../mupdf/document";
-import { readPageContent } from "../../mupdf/page-content";
+import { withPdf } from "../../mupdf/core/document";
+import { readPageContent } from "../../mupdf/inspect/page-content";
 import { ocrPage } from "../../ocr/page";
 import { textSimilarity } from "../text-similarity";
 import type { PageContent } from "./model";

@@ -1,6 +1,7 @@
 import { GIFEncoder } from "gifenc";
-import { EngineError } from "../../errors";
-import { concat, u16le } from "../util/bytes";
+import { corrupt } from "../gif/corrupt";
+import { GifLzwStream } from "../gif/lzw-stream";
+import { u16le } from "../util/bytes";
 import { PaletteBuilder, Remapper } from "../pixels/quantize";
 import { rowPlacement, swapsAxes } from "../pixels/orientation";
 import { memoryProbe } from "../memory/probe";
@@ -15,22 +16,6 @@ export interface GifImage {
   frames: number;
 }
 
-export const corrupt = (why: string) => new EngineError("corrupt", `The GIF could not be decoded: ${why}.`);
-
-/** Concatenates the data sub-blocks that start at `at`; returns [data, next offset]. */
-function subBlocks(b: Uint8Array, at: number): [Uint8Array, number] {
-  const parts: Uint8Array[] = [];
-  while (true) {
-    if (at >= b.length) throw corrupt("the data ends inside an image (truncated file)");
-    const size = b[at++];
-    if (size === 0) break;
-    if (at + size > b.length) throw corrupt("the data ends inside an image (truncated file)");
-    parts.push(b.subarray(at, at + size));
-    at += size;
-  }
-  return [concat(parts), at];
-}
-
 function skipSubBlocks(b: Uint8Array, at: number): number {
   while (at < b.length) {
     const size = b[at++];
@@ -38,73 +23,6 @@ function skipSubBlocks(b: Uint8Array, at: number): number {
     at += size;
   }
   return -1;
-}
-
-/** Variable-width LZW as GIF uses it; returns how many indices were produced. */
-function lzw(data: Uint8Array, minSize: number, out: Uint8Array): number {
-  if (minSize < 2 || minSize > 8) throw corrupt("bad LZW code size");
-  const clear = 1 << minSize;
-  const end = clear + 1;
-  const prefix = new Int16Array(4096);
-  const suffix = new Uint8Array(4096);
-  const first = new Uint8Array(4096);
-  const stack = new Uint8Array(4097);
-  for (let i = 0; i < clear; i++) {
-    prefix[i] = -1;
-    suffix[i] = i;
-    first[i] = i;
-  }
-  let size = minSize + 1;
-  let next = end + 1;
-  let prev = -1;
-  let bits = 0;
-  let acc = 0;
-  let o = 0;
-  for (let i = 0; i < data.length && o < out.length; ) {
-    while (bits < size && i < data.length) {
-      acc |= data[i++] << bits;
-      bits += 8;
-    }
-    if (bits < size) break;
-    const code = acc & ((1 << size) - 1);
-    acc >>>= size;
-    bits -= size;
-    if (code === clear) {
-      size = minSize + 1;
-      next = end + 1;
-      prev = -1;
-      continue;
-    }
-    if (code === end) break;
-    let c = code;
-    let sp = 0;
-    if (prev === -1) {
-      if (code >= clear) throw corrupt("bad LZW stream");
-      out[o++] = code;
-      prev = code;
-      continue;
-    }
-    if (code > next || (code === next && next >= 4096)) throw corrupt("bad LZW stream");
-    if (code === next) {
-      stack[sp++] = first[prev];
-      c = prev;
-    }
-    while (c >= clear) {
-      stack[sp++] = suffix[c];
-      c = prefix[c];
-    }
-    stack[sp++] = c;
-    if (next < 4096) {
-      prefix[next] = prev;
-      suffix[next] = c;
-      first[next] = first[prev];
-      next++;
-      if (next === 1 << size && size < 12) size++;
-    }
-    while (sp > 0 && o < out.length) out[o++] = stack[--sp];
-    prev = code;
-  }
-  return o;
 }
 
 function readPalette(b: Uint8Array, at: number, flags: number): [Uint8Array | null, number] {
@@ -180,12 +98,10 @@ export function readGifFrame(b: Uint8Array, countOnly = false): GifFrame {
       if (at < 0) break;
       continue;
     }
-    const minSize = b[at];
     const dataAt = at;
-    const [data, after] = subBlocks(b, at + 1);
-    at = after;
     const idx = new Uint8Array(fw * fh);
-    const got = lzw(data, minSize, idx);
+    const got = new GifLzwStream(b, dataAt, idx.length).read(idx);
+    at = skipSubBlocks(b, at + 1);
     if (got < fw * fh && got === 0) throw corrupt("the first image has no data");
     first = { width, height, rect, idx, table, transparent, dataAt };
   }

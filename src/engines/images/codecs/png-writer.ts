@@ -1,7 +1,7 @@
 import { Deflate, zlibSync } from "fflate";
 import { ByteWriter } from "../util/bytes";
-import { ByteParts, contiguous } from "../../../storage/file-bytes";
-import { iccpChunk } from "../formats/metadata";
+import { ByteParts, contiguous } from "../../bytes";
+import { iccpChunk, pngChunk } from "../formats/metadata";
 import { crc32 } from "../util/crc32";
 import { memoryProbe } from "../memory/probe";
 import type { RowSink } from "../memory/bands";
@@ -16,16 +16,6 @@ import type { Pixels } from "../types";
 // is a row or two plus the compressed output, and at most ONE_SHOT_BYTES of
 // filtered rows; see IdatStream for why).
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const w = new ByteWriter(data.length + 12);
-  w.u32be(data.length);
-  const t = new TextEncoder().encode(type);
-  w.bytes(t);
-  w.bytes(data);
-  w.u32be(crc32(t, data));
-  return w.result();
-}
-
 function ihdr(width: number, height: number, depth: number, colorType: number): Uint8Array {
   const w = new ByteWriter(13);
   w.u32be(width);
@@ -35,7 +25,7 @@ function ihdr(width: number, height: number, depth: number, colorType: number): 
   w.u8(0);
   w.u8(0);
   w.u8(0);
-  return chunk("IHDR", w.result());
+  return pngChunk("IHDR", w.result());
 }
 
 /**
@@ -319,7 +309,7 @@ class IdatStream {
     return contiguous(this.fileParts(head));
   }
 
-  /** The file as its pieces, nothing copied (see storage/file-bytes.ts). */
+  /** The file as its pieces, nothing copied (see engines/bytes.ts). */
   fileParts(head: Uint8Array[]): ByteParts {
     if (this.y !== this.height) throw new Error(`PNG writer: ${this.y} of ${this.height} rows written`);
     if (this.height === 0 && this.pending) {
@@ -471,10 +461,10 @@ export class PalettePngRowWriter {
     });
     this.depth = n <= 2 ? 1 : n <= 4 ? 2 : n <= 16 ? 4 : 8;
     this.rowBytes = Math.ceil((width * this.depth) / 8);
-    this.head = [ihdr(width, height, this.depth, 3), chunk("PLTE", plte)];
+    this.head = [ihdr(width, height, this.depth, 3), pngChunk("PLTE", plte)];
     if (translucent)
       this.head.push(
-        chunk(
+        pngChunk(
           "tRNS",
           Uint8Array.from(order.slice(0, translucent), (old) => colors[old * 4 + 3]),
         ),
@@ -512,4 +502,4 @@ export function writePalettePng(width: number, height: number, pal: Palette): Ui
 }
 
 const PNG_SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const IEND = chunk("IEND", new Uint8Array(0));
+const IEND = pngChunk("IEND", new Uint8Array(0));

@@ -3,7 +3,7 @@ import * as utifModule from "utif2";
 import { EngineError } from "../../errors";
 import { ByteWriter } from "../util/bytes";
 import { memoryProbe } from "../memory/probe";
-import { ByteParts, contiguous } from "../../../storage/file-bytes";
+import { ByteParts, contiguous } from "../../bytes";
 import type { Pixels } from "../types";
 
 // TIFF: utif2 reads (first page; every compression it knows, 1..16 bits, CMYK,

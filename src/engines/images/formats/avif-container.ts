@@ -1,6 +1,6 @@
 import { ascii, concat, u32be } from "../util/bytes";
 import { exifOrientation } from "./exif";
-import { itemExtents, property, readBoxes, readHeifMeta, type Box, type HeifMeta } from "./isobmff";
+import { ilocLayout, itemExtents, property, readBoxes, readHeifMeta, type Box, type HeifMeta } from "./isobmff";
 import { heifOrientation } from "../pixels/orientation";
 
 // AVIF container facts libavif's decoder does not act on for us: the display
@@ -56,37 +56,15 @@ function writeU32(out: Uint8Array, at: number, v: number): void {
 
 /** Shifts file offsets in iloc that point past `from` (all item data, usually in mdat after meta). */
 function shiftIloc(out: Uint8Array, iloc: Box, from: number, delta: number): boolean {
-  const version = out[iloc.body - 4];
-  let at = iloc.body;
-  const offsetSize = out[at] >> 4;
-  const lengthSize = out[at] & 15;
-  const baseSize = out[at + 1] >> 4;
-  const indexSize = version >= 1 ? out[at + 1] & 15 : 0;
+  const { offsetSize, baseSize, entries } = ilocLayout(out, iloc);
+  // Only 4-byte fields (or none) are rewritten in place; wider ones would need the box rebuilt.
   if ((offsetSize !== 4 && offsetSize !== 0) || (baseSize !== 4 && baseSize !== 0)) return false;
-  at += 2;
-  const count = version < 2 ? (out[at] << 8) | out[at + 1] : u32be(out, at);
-  at += version < 2 ? 2 : 4;
-  for (let e = 0; e < count; e++) {
-    at += version < 2 ? 2 : 4;
-    let method = 0;
-    if (version >= 1) {
-      method = out[at + 1] & 15;
-      at += 2;
-    }
-    at += 2;
-    const base = baseSize === 4 ? u32be(out, at) : 0;
-    if (baseSize === 4 && method === 0 && base >= from) writeU32(out, at, base + delta);
-    at += baseSize;
-    const n = (out[at] << 8) | out[at + 1];
-    at += 2;
-    for (let k = 0; k < n; k++) {
-      at += indexSize;
-      if (offsetSize === 4 && method === 0) {
-        const off = u32be(out, at);
-        if (base + off >= from && !(baseSize === 4 && base >= from)) writeU32(out, at, off + delta);
-      }
-      at += offsetSize + lengthSize;
-    }
+  for (const e of entries) {
+    if (e.method !== 0) continue;
+    const baseShifted = baseSize === 4 && e.base >= from;
+    if (baseShifted) writeU32(out, e.baseAt, e.base + delta);
+    if (offsetSize !== 4 || baseShifted) continue;
+    for (const x of e.extents) if (x.offset >= from) writeU32(out, x.offsetAt, x.offset - e.base + delta);
   }
   return true;
 }

@@ -138,16 +138,28 @@ export function readHeifMeta(b: Uint8Array): HeifMeta | null {
 export interface ItemExtent {
   offset: number;
   length: number;
+  /** Where the extent's own offset field is in the file (its width is the layout's `offsetSize`). */
+  offsetAt: number;
 }
 
 export interface IlocEntry {
+  id: number;
   /** 0: offsets in the file, 1: in the idat box. */
   method: number;
+  base: number;
+  /** Where the base offset field is in the file (its width is the layout's `baseSize`). */
+  baseAt: number;
   extents: ItemExtent[];
 }
 
-/** Every item's location entry (extent offsets include the base offset). */
-export function ilocEntries(b: Uint8Array, iloc: Box): Map<number, IlocEntry> {
+/** The iloc box as written: field widths and, for each item, where its offsets stand, so a writer can shift them in place. */
+export interface IlocLayout {
+  offsetSize: number;
+  baseSize: number;
+  entries: IlocEntry[];
+}
+
+export function ilocLayout(b: Uint8Array, iloc: Box): IlocLayout {
   const version = b[iloc.body - 4];
   let at = iloc.body;
   const offsetSize = b[at] >> 4;
@@ -157,7 +169,7 @@ export function ilocEntries(b: Uint8Array, iloc: Box): Map<number, IlocEntry> {
   at += 2;
   const count = version < 2 ? u16be(b, at) : u32be(b, at);
   at += version < 2 ? 2 : 4;
-  const out = new Map<number, IlocEntry>();
+  const entries: IlocEntry[] = [];
   for (let e = 0; e < count && at < iloc.end; e++) {
     const id = version < 2 ? u16be(b, at) : u32be(b, at);
     at += version < 2 ? 2 : 4;
@@ -167,6 +179,7 @@ export function ilocEntries(b: Uint8Array, iloc: Box): Map<number, IlocEntry> {
       at += 2;
     }
     at += 2; // data_reference_index
+    const baseAt = at;
     const base = readVar(b, at, baseSize);
     at += baseSize;
     const n = u16be(b, at);
@@ -174,15 +187,21 @@ export function ilocEntries(b: Uint8Array, iloc: Box): Map<number, IlocEntry> {
     const extents: ItemExtent[] = [];
     for (let k = 0; k < n; k++) {
       at += indexSize;
+      const offsetAt = at;
       const offset = readVar(b, at, offsetSize);
       at += offsetSize;
       const length = readVar(b, at, lengthSize);
       at += lengthSize;
-      extents.push({ offset: base + offset, length });
+      extents.push({ offset: base + offset, length, offsetAt });
     }
-    out.set(id, { method, extents });
+    entries.push({ id, method, base, baseAt, extents });
   }
-  return out;
+  return { offsetSize, baseSize, entries };
+}
+
+/** Every item's location entry by item id (extent offsets include the base offset). */
+export function ilocEntries(b: Uint8Array, iloc: Box): Map<number, IlocEntry> {
+  return new Map(ilocLayout(b, iloc).entries.map((e) => [e.id, e]));
 }
 
 /** File extents of an item (construction method 0 only, which is all stills use). */

@@ -1,8 +1,9 @@
 import { unzlibSync, zlibSync } from "fflate";
-import { ascii, ByteWriter, concat, u32be, u32le } from "../util/bytes";
+import { ascii, ByteWriter, concat, u32be } from "../util/bytes";
 import { crc32 } from "../util/crc32";
 import { exifOrientation, orientationExif } from "./exif";
-import { appSegments, parseJpeg } from "../jpeg/markers";
+import { chunkBytes, riffChunk, vp8xChunk, webpChunks, webpFile } from "./webp-riff";
+import { appSegments, parseJpeg, segment } from "../jpeg/markers";
 
 // The metadata we keep (decisions in README): the ICC profile, because colours
 // are wrong without it (an XYB JPEG shows green-grey), and orientation, which
@@ -32,16 +33,6 @@ export function jpegOrientation(b: Uint8Array): number {
 }
 
 const ICC_CHUNK = 65519; // 65535 - length(2) - "ICC_PROFILE\0"(12) - seq(1) - count(1)
-
-function segment(marker: number, payload: Uint8Array): Uint8Array {
-  const out = new Uint8Array(payload.length + 4);
-  out[0] = 0xff;
-  out[1] = marker;
-  out[2] = (payload.length + 2) >> 8;
-  out[3] = (payload.length + 2) & 0xff;
-  out.set(payload, 4);
-  return out;
-}
 
 /** Inserts APP2 ICC segments (and an orientation-only EXIF when > 1) after SOI and any JFIF APP0. */
 export function withJpegMetadata(jpeg: Uint8Array, meta: { icc?: Uint8Array; orientation?: number }): Uint8Array {
@@ -106,7 +97,7 @@ export function pngIsAnimated(b: Uint8Array): number {
   return chunk && chunk.data.length >= 4 ? u32be(chunk.data, 0) : 1;
 }
 
-function pngChunk(type: string, data: Uint8Array): Uint8Array {
+export function pngChunk(type: string, data: Uint8Array): Uint8Array {
   const w = new ByteWriter(data.length + 12);
   w.u32be(data.length);
   const typeBytes = new TextEncoder().encode(type);
@@ -137,24 +128,6 @@ export function withPngIcc(png: Uint8Array, icc: Uint8Array | undefined): Uint8A
 
 // --- WebP --------------------------------------------------------------------
 
-interface RiffChunk {
-  type: string;
-  start: number;
-  data: Uint8Array;
-}
-
-export function webpChunks(b: Uint8Array): RiffChunk[] {
-  const out: RiffChunk[] = [];
-  let at = 12;
-  while (at + 8 <= b.length) {
-    const len = u32le(b, at + 4);
-    const end = Math.min(b.length, at + 8 + len);
-    out.push({ type: ascii(b, at, 4), start: at, data: b.subarray(at + 8, end) });
-    at += 8 + len + (len & 1);
-  }
-  return out;
-}
-
 export function webpIcc(b: Uint8Array): Uint8Array | undefined {
   return webpChunks(b)
     .find((c) => c.type === "ICCP")
@@ -166,15 +139,6 @@ export function webpOrientation(b: Uint8Array): number {
   if (!exif) return 1;
   // Some writers keep the JPEG-style "Exif\0\0" prefix.
   return exifOrientation(ascii(exif, 0, 4) === "Exif" ? exif.subarray(6) : exif);
-}
-
-function riffChunk(type: string, data: Uint8Array): Uint8Array {
-  const w = new ByteWriter(data.length + 9);
-  w.text(type);
-  w.u32le(data.length);
-  w.bytes(data);
-  if (data.length & 1) w.u8(0);
-  return w.result();
 }
 
 /** Adds an ICCP chunk, turning a simple WebP into the extended (VP8X) layout the spec requires for it. */
@@ -191,18 +155,7 @@ export function withWebpIcc(webp: Uint8Array, icc: Uint8Array | undefined, width
     if (chunks.some((c) => c.type === "ALPH")) flags |= 0x10;
   }
   flags |= 0x20;
-  const header = new Uint8Array(10);
-  header[0] = flags;
-  const cw = width - 1,
-    ch = height - 1;
-  header.set([cw & 0xff, (cw >> 8) & 0xff, (cw >> 16) & 0xff, ch & 0xff, (ch >> 8) & 0xff, (ch >> 16) & 0xff], 4);
-  body.push(riffChunk("VP8X", header), riffChunk("ICCP", icc));
-  for (const c of chunks) if (c.type !== "VP8X") body.push(webp.subarray(c.start, c.start + 8 + c.data.length + (c.data.length & 1)));
-  const payload = concat(body);
-  const w = new ByteWriter(payload.length + 12);
-  w.text("RIFF");
-  w.u32le(payload.length + 4);
-  w.text("WEBP");
-  w.bytes(payload);
-  return w.result();
+  body.push(vp8xChunk(flags, width, height), riffChunk("ICCP", icc));
+  for (const c of chunks) if (c.type !== "VP8X") body.push(chunkBytes(webp, c));
+  return webpFile(body);
 }

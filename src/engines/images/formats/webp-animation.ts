@@ -1,5 +1,5 @@
-import { ByteWriter, concat, u24le } from "../util/bytes";
-import { webpChunks } from "./metadata";
+import { u24le } from "../util/bytes";
+import { chunkBytes, vp8xChunk, webpChunks, webpFile } from "./webp-riff";
 import type { Pixels } from "../types";
 
 // libwebp's still decoder refuses animations. We lift the first frame (its
@@ -27,36 +27,15 @@ export function firstFrame(b: Uint8Array): FirstFrame | null {
   if (vp8x?.type !== "VP8X" || !frames.length) return null;
   const f = frames[0].data;
   if (f.length < 16) return null;
-  const inner: Uint8Array[] = [];
-  let alpha = false;
-  let at = 16;
-  while (at + 8 <= f.length) {
-    const len = f[at + 4] | (f[at + 5] << 8) | (f[at + 6] << 16) | (f[at + 7] << 24);
-    const type = String.fromCharCode(...f.subarray(at, at + 4));
-    const chunk = f.subarray(at, Math.min(f.length, at + 8 + len + (len & 1)));
-    if (type === "ALPH") alpha = true;
-    if (type === "ALPH" || type === "VP8 " || type === "VP8L") inner.push(chunk);
-    at += 8 + len + (len & 1);
-  }
+  const kept = webpChunks(f, 16).filter((c) => c.type === "ALPH" || c.type === "VP8 " || c.type === "VP8L");
+  const inner = kept.map((c) => chunkBytes(f, c));
+  const alpha = kept.some((c) => c.type === "ALPH");
   if (!inner.length) return null;
   const fw = u24le(f, 6) + 1;
   const fh = u24le(f, 9) + 1;
-  const body: Uint8Array[] = [];
-  if (alpha) {
-    const header = new Uint8Array(18);
-    header.set([0x56, 0x50, 0x38, 0x58, 10, 0, 0, 0, 0x10]);
-    header.set([(fw - 1) & 0xff, ((fw - 1) >> 8) & 0xff, (fw - 1) >> 16, (fh - 1) & 0xff, ((fh - 1) >> 8) & 0xff, (fh - 1) >> 16], 12);
-    body.push(header);
-  }
-  body.push(...inner);
-  const payload = concat(body);
-  const w = new ByteWriter(payload.length + 12);
-  w.text("RIFF");
-  w.u32le(payload.length + 4);
-  w.text("WEBP");
-  w.bytes(payload);
   return {
-    still: w.result(),
+    // libwebp wants the alpha flag in a VP8X header before an ALPH chunk.
+    still: webpFile(alpha ? [vp8xChunk(0x10, fw, fh), ...inner] : inner),
     x: u24le(f, 0) * 2,
     y: u24le(f, 3) * 2,
     canvasWidth: u24le(vp8x.data, 4) + 1,

@@ -1,5 +1,6 @@
 import { rowBands, type BandSource, type PixelBand } from "../memory/bands";
-import { corrupt, gifCanvasRows, paintCanvasRows, readGifFrame, type GifFrame } from "../codecs/gif";
+import { corrupt } from "./corrupt";
+import { gifCanvasRows, paintCanvasRows, readGifFrame, type GifFrame } from "../codecs/gif";
 import { GifLzwStream } from "./lzw-stream";
 
 /**

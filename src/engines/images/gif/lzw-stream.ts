@@ -1,12 +1,12 @@
-import { corrupt } from "../codecs/gif";
+import { corrupt } from "./corrupt";
 
 // A GIF frame's LZW data decoded incrementally, straight from the file's
-// sub-blocks: the same decoder as codecs/gif.ts (`lzw`), with its table, bit
-// buffer and the string being emitted kept between calls, so only the rows
-// asked for exist at a time. Every rule is the whole decoder's, so both give
-// the same indices and refuse the same files: it stops once the last data
-// byte has been read (a code still in the bit buffer then is not decoded),
-// at the end code, or after `limit` indices.
+// sub-blocks, with its table, bit buffer and the string being emitted kept
+// between calls, so only the rows asked for exist at a time. The whole-frame
+// read (codecs/gif.ts) is this with one call, so both give the same indices
+// and refuse the same files: it stops once the last data byte has been read
+// (a code still in the bit buffer then is not decoded), at the end code, or
+// after `limit` indices.
 
 export class GifLzwStream {
   private readonly prefix = new Int16Array(4096);

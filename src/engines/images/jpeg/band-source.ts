@@ -7,7 +7,7 @@ import { bandPixels, copiedBandPixels, joinBands } from "./band-pixels";
 import { cmykBandPixels } from "./cmyk";
 import type { FrameGeometry } from "./frame";
 import { ArithmeticPlanes } from "./arithmetic";
-import { isArithmetic, type JpegStructure } from "./markers";
+import { isArithmetic, segment, type JpegStructure } from "./markers";
 import { ProgressiveReader } from "./progressive";
 import { quantTablesOf } from "./quant-tables";
 import { isStreamable, SequentialReader } from "./sequential";
@@ -47,14 +47,7 @@ export class JpegBandSource implements BandSource {
     // Adobe APP14 tells libjpeg whether 3 components are YCbCr or RGB.
     const adobe = s.segments.find((seg) => seg.marker === 0xee && seg.data.length >= 12 && String.fromCharCode(...seg.data.subarray(0, 5)) === "Adobe");
     this.adobeTransform = adobe ? adobe.data[11] : null;
-    this.extra = s.segments
-      .filter((seg) => seg.marker === 0xee)
-      .map((seg) => {
-        const out = new Uint8Array(seg.data.length + 4);
-        out.set([0xff, 0xee, (seg.data.length + 2) >> 8, (seg.data.length + 2) & 0xff]);
-        out.set(seg.data, 4);
-        return out;
-      });
+    this.extra = s.segments.filter((seg) => seg.marker === 0xee).map((seg) => segment(0xee, seg.data));
   }
 
   /** MCU rows per band so a band is about `pixels` pixels. */

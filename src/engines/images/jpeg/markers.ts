@@ -153,3 +153,14 @@ export function appSegments(s: JpegStructure, marker: number, signature: string)
   }
   return out;
 }
+
+/** A marker segment as it stands in a file: FF, the marker, the big-endian length (which counts itself), the payload. */
+export function segment(marker: number, payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(payload.length + 4);
+  out[0] = 0xff;
+  out[1] = marker;
+  out[2] = (payload.length + 2) >> 8;
+  out[3] = (payload.length + 2) & 0xff;
+  out.set(payload, 4);
+  return out;
+}

@@ -1,4 +1,4 @@
-import type { FileBytes } from "../../../storage/file-bytes";
+import type { FileBytes } from "../../bytes";
 import type { CoefBand } from "../jpeg/band";
 import type { FrameGeometry } from "../jpeg/frame";
 import type { Pixels } from "../types";
@@ -60,7 +60,7 @@ export interface RowSink<Out extends FileBytes = FileBytes> {
    * false when it declined before taking anything (the caller then writes rows).
    */
   writeYcbcr?(source: YcbcrCoefficients): Promise<boolean>;
-  /** The encoded file, once every row has been written (big ones in pieces, see storage/file-bytes.ts). */
+  /** The encoded file, once every row has been written (big ones in pieces, see engines/bytes.ts). */
   finish(): Promise<Out>;
 }
 

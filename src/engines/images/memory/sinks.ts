@@ -11,7 +11,7 @@ import { JpegBandWriter } from "../jpeg/band-writer";
 import { WebpBandWriter } from "../webp/band-writer";
 import { applyOrientation } from "../pixels/orientation";
 import type { SinkRoad } from "./paths";
-import type { FileBytes } from "../../../storage/file-bytes";
+import type { FileBytes } from "../../bytes";
 import { recordSink } from "./roads-taken";
 import { BAND_PIXELS } from "./budget";
 import type { ImageFormat, Pixels } from "../types";

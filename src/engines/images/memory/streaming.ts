@@ -4,7 +4,7 @@ import { JpegBandSource } from "../jpeg/band-source";
 import { JpegBandWriter } from "../jpeg/band-writer";
 import { parseJpeg } from "../jpeg/markers";
 import type { BandSource, RowSink } from "./bands";
-import type { FileBytes } from "../../../storage/file-bytes";
+import type { FileBytes } from "../../bytes";
 import { memoryProbe } from "./probe";
 import { StreamingResizer } from "../pixels/resample";
 import type { Pixels } from "../types";

@@ -13,7 +13,7 @@ import { withPngIcc } from "../formats/metadata";
 import { swapsAxes } from "../pixels/orientation";
 import { quantize } from "../pixels/quantize";
 import type { ImageResult } from "./result";
-import type { FileBytes } from "../../../storage/file-bytes";
+import type { FileBytes } from "../../bytes";
 import { compressLargeJpeg, STREAM_PIXELS, transcode } from "../memory/streaming";
 import { inputFacts, sinkRoad, sourceRoad } from "../memory/paths";
 import { openSink } from "../memory/sinks";

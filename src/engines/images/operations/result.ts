@@ -1,4 +1,4 @@
-import type { FileBytes } from "../../../storage/file-bytes";
+import type { FileBytes } from "../../bytes";
 import type { ImageFormat } from "../types";
 
 /** What every image operation answers. Sizes are as displayed (after orientation). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pixelsSource, type BandSource } from "../memory/bands";
 import { decodePng } from "../codecs/png";
-import { contiguous } from "../../../storage/file-bytes";
+import { contiguous } from "../../bytes";
 import { PalettePngRowWriter, PngRowWriter, writePalettePng, writePng, type PngLayout } from "../codecs/png-writer";
 import { PaletteBuilder, quantize, Remapper } from "./quantize";
 import { quantizePngStreaming } from "./quantize-stream";

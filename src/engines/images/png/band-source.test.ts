@@ -4,6 +4,7 @@ import { decodePng } from "../codecs/png";
 import { EngineError } from "../../errors";
 import { ADAM7, PngBandSource } from "./band-source";
 import { corpusFile, corpusManifest, itWithCorpus } from "../../../../test/support/corpus";
+import { concat } from "../util/bytes";
 import { crc32 } from "../util/crc32";
 import { heapReport } from "../../heap";
 
@@ -22,13 +23,6 @@ function chunk(type: string, data: Uint8Array, badCrc = false): Uint8Array {
   for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
   out.set(data, 8);
   dv.setUint32(8 + data.length, (crc32(out.subarray(4, 8 + data.length)) ^ (badCrc ? 1 : 0)) >>> 0);
-  return out;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) out.set(p, o), (o += p.length);
   return out;
 }
 

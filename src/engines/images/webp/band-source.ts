@@ -1,7 +1,7 @@
 import { EngineError } from "../../errors";
 import { bandMessage, closeWebpBand, openWebpBand, type WebpBand } from "../codecs/webp-band";
 import type { InstanceTicket } from "../codecs/per-call-instance";
-import { webpChunks } from "../formats/metadata";
+import { webpChunks } from "../formats/webp-riff";
 import type { BandSource, PixelBand } from "../memory/bands";
 import { memoryProbe } from "../memory/probe";
 import { WEBP_BAND_HEAP_CAP } from "./band-writer";
