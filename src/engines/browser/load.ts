@@ -6,7 +6,7 @@ import { isTimeout, pageHttpError, pageLoadFailed, pageScriptFailed, pageTimeout
 import { FONTS_READY, REMOVE_POPUPS } from "./in-page";
 import { DEFAULT_VIEWPORT, MAX_PAGE_BYTES } from "./limits";
 import { DOCUMENT_URL, guardNetwork, type NetworkWatch } from "./network";
-import { evaluateIn, isNavigationError, onSettledPage } from "./page-steps";
+import { evaluateIn, isNavigationError, onSettledPage, watchDocumentLoads } from "./page-steps";
 import type { LoadOptions, RenderSource } from "./types";
 import { refusalOf, urlPolicy } from "./url-policy";
 
@@ -36,6 +36,7 @@ export async function loadPage(env: Env, page: Page, source: RenderSource, opts:
     deadline,
     ended,
   );
+  watchDocumentLoads(page);
   const response = await navigate(page, source.kind === "url" ? source.url : DOCUMENT_URL, watch, deadline);
   if (opts.failOnHttpStatus && source.kind === "url" && response && response.status() >= 400) throw pageHttpError(response.status());
   // Set after navigation: set before it, Chromium 156 printed with print media anyway (observed).
