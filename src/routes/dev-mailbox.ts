@@ -3,6 +3,7 @@ import type { AppEnv } from "../http/context";
 import { listOutbox } from "../mail/outbox";
 import { linksIn } from "../mail/templates";
 import { settingsOf } from "../settings";
+import { settledCache } from "../runtime/settled-cache";
 
 // GET /dev/mailbox and /dev/mailbox.json: the outbox as a development
 // mailbox, so sign-in links can be followed without a mail server. Only with
@@ -18,10 +19,12 @@ const STYLE = "body{font:14px/1.4 system-ui,sans-serif;margin:2rem;max-width:60r
 const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] as string);
 
-let styleHash: Promise<string> | undefined;
+const styleHash = settledCache<string>();
+const sha256 = async (text: string) => btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))));
 function cspOf(): Promise<string> {
-  styleHash ??= crypto.subtle.digest("SHA-256", new TextEncoder().encode(STYLE)).then((d) => btoa(String.fromCharCode(...new Uint8Array(d))));
-  return styleHash.then((h) => `default-src 'none'; style-src 'sha256-${h}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
+  return styleHash(STYLE, () => sha256(STYLE)).then(
+    (h) => `default-src 'none'; style-src 'sha256-${h}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  );
 }
 
 export interface MailboxMessage {

@@ -1,5 +1,6 @@
 import type { Env } from "../env";
 import { ApiError } from "../errors";
+import { settledCache } from "../runtime/settled-cache";
 
 // Every use of a configured secret gets a key of its own, derived with HKDF
 // (RFC 5869, SHA-256) under a label naming the use: a key that leaks from one
@@ -41,7 +42,15 @@ const PURPOSES = {
 export type KeyPurpose = keyof typeof PURPOSES;
 
 const encoder = new TextEncoder();
-const derived = new Map<string, Promise<CryptoKey>>();
+/** Keyed by purpose and secret, so a rotated secret derives afresh. */
+const derived = settledCache<CryptoKey>();
+
+async function derive(master: string, p: Purpose): Promise<CryptoKey> {
+  const ikm = await crypto.subtle.importKey("raw", encoder.encode(master), "HKDF", false, ["deriveKey"]);
+  return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt: encoder.encode(p.salt), info: encoder.encode(p.info) }, ikm, p.algorithm, false, [
+    ...p.usages,
+  ]);
+}
 
 /** The configured secret a purpose derives from; 503 when none is set. */
 function masterSecret(env: Env, purpose: KeyPurpose): string {
@@ -53,21 +62,8 @@ function masterSecret(env: Env, purpose: KeyPurpose): string {
   throw new ApiError("service_unavailable", `${names.join(" (or ")}${names.length > 1 ? ")" : ""} is not configured.`);
 }
 
-/** The key of one purpose, derived once per isolate and secret. */
+/** The key of one purpose, derived once per isolate and secret (settled-cache.ts says why only a finished key is shared). */
 export function keyFor(env: Env, purpose: KeyPurpose): Promise<CryptoKey> {
   const master = masterSecret(env, purpose);
-  const cacheKey = `${purpose}\n${master}`;
-  let key = derived.get(cacheKey);
-  if (!key) {
-    const p: Purpose = PURPOSES[purpose];
-    key = (async () => {
-      const ikm = await crypto.subtle.importKey("raw", encoder.encode(master), "HKDF", false, ["deriveKey"]);
-      return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt: encoder.encode(p.salt), info: encoder.encode(p.info) }, ikm, p.algorithm, false, [
-        ...p.usages,
-      ]);
-    })();
-    key.catch(() => derived.delete(cacheKey));
-    derived.set(cacheKey, key);
-  }
-  return key;
+  return derived(`${purpose}\n${master}`, () => derive(master, PURPOSES[purpose]));
 }

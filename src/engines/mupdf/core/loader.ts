@@ -1,7 +1,7 @@
 import createMupdf from "../../../../wasm/mupdf-factory.js";
 import mupdfWasm from "../../../../wasm/mupdf-wasm.wasm";
 import { type CallLease, cancelled, currentLease, isLive } from "../../../runtime/call-lease";
-import { registerHeap, samplePeak } from "../../heap";
+import { noteHeapUse, registerHeap, samplePeak } from "../../heap";
 import { currentCall, trackWrappers, withTrackedWrappers, type MupdfCall } from "./lifetime";
 
 export type Mupdf = typeof import("mupdf");
@@ -64,6 +64,8 @@ export async function loadMupdf(): Promise<Mupdf> {
   const lease = currentLease();
   // A call whose client is gone starts no more MuPDF work.
   if (!isLive(lease)) throw cancelled();
+  // Named in the call's reservation, so the runtime report shows it and the governor never counts it idle.
+  noteHeapUse("mupdf");
   if (call && !call.usesMupdf) {
     await replacementDone();
     call.usesMupdf = true;
