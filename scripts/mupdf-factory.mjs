@@ -40,11 +40,25 @@ const PATCHES = [
 // and a defect of ours stays a 500 (src/engines/mupdf/core/document.ts).
 const GLUE_ERROR = /=>\{throw new Error\(([A-Za-z_$]+)\(([A-Za-z_$]+)\)\)\}/g;
 
+// Under nodejs_compat workerd has `process.versions.node`, so the glue takes
+// its Node branch and awaits `import("module")` on every start. That await
+// waits for a task: an instance shared by every request would then be
+// pending across requests, and a request that awaits another's pending start
+// hangs for good if that one is cancelled (the runtime kills it as hung).
+// We always hand the glue the compiled module (instantiateWasm), so it needs
+// none of Node's file reading: the copy never takes that branch, and a start
+// completes within the starting request's microtasks
+// (test/runtime/shared-starts.test.ts).
+const GLUE_NODE_PROBE =
+  /([A-Za-z_$]+)="object"==typeof process&&"object"==typeof process\.versions&&"string"==typeof process\.versions\.node&&"renderer"!=process\.type;/g;
+
 /** @param {string} glue mupdf/dist/mupdf-wasm.js */
 export function mupdfGlueSource(glue) {
   const found = glue.match(GLUE_ERROR) ?? [];
   if (found.length !== 1) throw new Error(`mupdf-factory: expected one C error throw in the glue, found ${found.length}`);
-  return glue.replace(GLUE_ERROR, "=>{throw new globalThis.$libmupdf_MupdfError($1($2))}");
+  const probes = glue.match(GLUE_NODE_PROBE) ?? [];
+  if (probes.length !== 1) throw new Error(`mupdf-factory: expected one Node probe in the glue, found ${probes.length}`);
+  return glue.replace(GLUE_ERROR, "=>{throw new globalThis.$libmupdf_MupdfError($1($2))}").replace(GLUE_NODE_PROBE, "$1=!1;");
 }
 
 /** @param {string} source mupdf/dist/mupdf.js  @param {string} version */
