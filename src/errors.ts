@@ -42,6 +42,10 @@ export const ERROR_CODES = {
   idempotency_key_reused: [422, "Idempotency-Key used for another request"],
   unsafe_webhook_url: [422, "Webhook URL refused"],
   password_protected: [422, "Password-protected PDF"],
+  invalid_date: [422, "Invalid date"],
+  invalid_metadata_key: [422, "Invalid metadata key"],
+  attachments_required: [422, "No attachments given"],
+  attachment_not_found: [422, "Attachment not found"],
   unreadable_document: [422, "Unreadable document"],
   too_many_pages: [422, "Too many pages"],
   image_too_large: [422, "Image too large"],
@@ -87,7 +91,7 @@ export const ENGINE_ERROR_CODES: Record<EngineErrorKind, ErrorCode> = {
 
 export type EngineErrorCodes = Partial<Record<EngineErrorKind, ErrorCode>>;
 
-/** The image tools' declaration: api.md answers every bad upload with a 422 of its own. */
+/** The image tools' declaration: every bad upload is a 422 of its own (docs/reference/images.md, Errors). */
 export const IMAGE_ENGINE_ERRORS: EngineErrorCodes = {
   corrupt: "invalid_image",
   too_large: "image_too_large",

@@ -103,7 +103,7 @@ export async function run(ctx) {
     tool: "split",
     case: "500 pages into single pages",
     ms: Math.round(over.ms),
-    note: `Worker answers ${over.status} ${over.json.code ?? ""} (api.md: at most 200 parts)`,
+    note: `Worker answers ${over.status} ${over.json.code ?? ""} (at most 200 parts: docs/reference/pdf-merge-split.md)`,
     peer: q ? "qpdf --split-pages" : undefined,
     peer_ms: q?.median_ms,
     peer_peak_mb: q ? +(q.peak_kb / 1024).toFixed(1) : undefined,

@@ -50,7 +50,7 @@ const tooLarge = () => new ApiError("payload_too_large", `The request body excee
  * counted as it arrives, the memory reservation raised with it, and cut off
  * at the limit, so no body is ever held unaccounted.
  */
-export async function readBody(req: Request, kind: "multipart" | "json"): Promise<unknown> {
+export async function readBody(req: Request, kind: "multipart" | "json", opts: { keepEmpty?: boolean } = {}): Promise<unknown> {
   const length = declaredLength(req);
   if (length !== null && length > LIMITS.requestBytes) throw tooLarge();
   const type = (req.headers.get("Content-Type") ?? "").toLowerCase();
@@ -60,7 +60,7 @@ export async function readBody(req: Request, kind: "multipart" | "json"): Promis
     throw new ApiError("unsupported_media_type", "This endpoint expects multipart/form-data.");
   }
   const body = length === null && req.body ? new Request(req.url, { method: "POST", headers: req.headers, body: await readCounted(req.body) }) : req;
-  return kind === "json" ? parseJson(body) : parseForm(body);
+  return kind === "json" ? parseJson(body) : parseForm(body, opts.keepEmpty ?? false);
 }
 
 async function readCounted(stream: ReadableStream<Uint8Array>): Promise<Blob> {
@@ -95,21 +95,21 @@ async function parseJson(req: Request): Promise<unknown> {
   }
 }
 
-async function parseForm(req: Request): Promise<unknown> {
+async function parseForm(req: Request, keepEmpty: boolean): Promise<unknown> {
   let form: FormData;
   try {
     form = await req.formData();
   } catch {
     throw new ApiError("bad_request", "The multipart body could not be parsed.");
   }
-  return formToObject(form);
+  return formToObject(form, keepEmpty);
 }
 
-/** Repeated names become arrays; empty text fields count as absent. */
-export function formToObject(form: FormData): Record<string, unknown> {
+/** Repeated names become arrays; empty text fields count as absent unless `keepEmpty` (a tool where "" means something). */
+export function formToObject(form: FormData, keepEmpty = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of form.entries()) {
-    if (typeof value === "string" && value === "") continue;
+    if (typeof value === "string" && value === "" && !keepEmpty) continue;
     if (typeof value !== "string" && value.size > LIMITS.fileBytes) {
       throw new ApiError("payload_too_large", `The file '${value.name}' exceeds ${LIMITS.fileBytes} bytes.`);
     }

@@ -46,6 +46,8 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   method: "post";
   path: string;
   body: "multipart" | "json";
+  /** Multipart text fields sent empty reach the schema as "" instead of counting as absent (Edit metadata: an empty field removes it). */
+  keepEmptyFields?: boolean;
   summary: string;
   /** The first operation is the default; `selectOperation` picks another by input. */
   operations: readonly [Operation, ...Operation[]];
@@ -54,7 +56,7 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   quantity?: (input: z.output<S>) => number;
   /** Unlock PDF: an anonymous call must come from a browser (Origin header). */
   anonymousNeedsOrigin?: boolean;
-  /** Where api.md gives this tool other codes than the defaults of ENGINE_ERROR_CODES. */
+  /** Where this tool's reference page gives other codes than the defaults of ENGINE_ERROR_CODES (docs/reference/errors.md). */
   engineErrors?: EngineErrorCodes;
   /**
    * Codes the tool's handler, fields and engines can give beyond the

@@ -64,7 +64,7 @@ async function runTool(c: AppContext, tool: ToolDef): Promise<Response> {
   // estimate has been admitted as well.
   return withLease(lease, () =>
     withMemory(bodyReservation(c.req.raw), tool.id, async () => {
-      const input = parseWith(tool.request, await readBody(c.req.raw, tool.body));
+      const input = parseWith(tool.request, await readBody(c.req.raw, tool.body, { keepEmpty: tool.keepEmptyFields }));
       const operation = selectOperation(tool, input);
       checkAccess(tool, operation, principal, c.req.raw);
       checkKeyForOperation(operation, principal);
@@ -238,7 +238,7 @@ async function refund(env: Env, p: Principal, requestId: string, op: Operation, 
 }
 
 /**
- * job.* events fire for calls made with a key or JWT (decisions.md, Beyond).
+ * job.* events fire for calls made with a key or JWT (docs/reference/webhooks.md, Event catalogue).
  * A notification must never fail or un-bill the call it reports on.
  */
 async function emitJob(c: AppContext, p: Principal, event: string, data: Record<string, unknown>): Promise<void> {

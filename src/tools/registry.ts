@@ -1,7 +1,9 @@
 import { aiExtract } from "./ai-extract";
+import { attachments } from "./attachments";
 import { compareDocuments } from "./compare-documents";
 import { compressPdf, compressPdfBatch } from "./compress-pdf";
 import { convertDocument } from "./convert-document";
+import { editMetadata } from "./edit-metadata";
 import type { Operation, ToolDef } from "./define";
 import { htmlPreview } from "./html-preview";
 import { htmlToPdf } from "./html-to-pdf";
@@ -9,11 +11,13 @@ import { imageCompress } from "./image-compress";
 import { imageConvert } from "./image-convert";
 import { imageResize } from "./image-resize";
 import { mergePdf } from "./merge-pdf";
+import { organisePages } from "./organise-pages";
 import { pageNumbers } from "./page-numbers";
 import { pdfMetadata } from "./pdf-metadata";
 import { pdfToMarkdown } from "./pdf-to-markdown";
 import { pdfToXlsx } from "./pdf-to-xlsx";
 import { pdfaValidate } from "./pdfa-validate";
+import { protectPdf } from "./protect-pdf";
 import { redactPii } from "./redact";
 import { repairPdf } from "./repair-pdf";
 import { splitPdf } from "./split-pdf";
@@ -22,7 +26,7 @@ import { watermarkImage } from "./watermark-image";
 import { watermarkText } from "./watermark-text";
 
 /**
- * Every tool, in api.md's order. Routing, billing, the scope catalog and the
+ * Every tool: the original API's, in its order, then ours. Routing, billing, the scope catalog and the
  * OpenAPI document all read this list; nothing else names a tool's path,
  * cost or operation key.
  */
@@ -34,6 +38,7 @@ export const TOOLS: readonly ToolDef[] = [
   compressPdfBatch,
   mergePdf,
   splitPdf,
+  organisePages,
   convertDocument,
   watermarkImage,
   watermarkText,
@@ -45,10 +50,13 @@ export const TOOLS: readonly ToolDef[] = [
   compareDocuments,
   pdfaValidate,
   unlockPdf,
+  protectPdf,
   pdfToXlsx,
   repairPdf,
   pageNumbers,
   imageConvert,
+  editMetadata,
+  attachments,
 ] as unknown as readonly ToolDef[];
 
 export interface ScopeEntry extends Operation {

@@ -3,9 +3,10 @@ import { LIMITS } from "../config";
 import type { PartSpec, PdfOutlineSummary } from "../engines/mupdf/pages/split";
 import { ApiError } from "../errors";
 import { safeFilename } from "../storage/outputs";
+import { pageSpan } from "./page-list";
 
-// Pure: turns split_mode + split_config into the list of parts, with api.md's
-// 400s for configs that are malformed, yield nothing or yield too much.
+// Pure: turns split_mode + split_config into the list of parts, with the
+// 400s of docs/reference/pdf-merge-split.md for configs that are malformed, yield nothing or yield too much.
 
 const rangesConfig = z.object({
   ranges: z.array(z.tuple([z.number().int(), z.number().int()])).min(1),
@@ -16,9 +17,8 @@ function malformed(detail: string): never {
   throw new ApiError("bad_request", `split_config: ${detail}`, { errors: [{ field: "split_config", message: detail }] });
 }
 
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
-}
+// Every span here runs forwards (start <= end is checked, and counts are >= 1).
+const range = pageSpan;
 
 export function planSplit(doc: PdfOutlineSummary, mode: string, config: Record<string, unknown>, baseName: string): PartSpec[] {
   const base = safeFilename(baseName, "document");
@@ -52,7 +52,7 @@ export function planSplit(doc: PdfOutlineSummary, mode: string, config: Record<s
       parts = byBookmarks(doc);
       break;
     default:
-      // api.md: any other mode (AI and content modes included) is one file per page.
+      // Any other mode (AI and content modes included) is one file per page (docs/reference/pdf-merge-split.md).
       if (n > LIMITS.splitParts) tooMany(n);
       parts = range(0, n - 1).map((p) => ({ name: `${base}_page_${p + 1}.pdf`, pages: [p] }));
   }

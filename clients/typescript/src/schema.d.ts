@@ -158,6 +158,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pdf/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Organise pages
+         * @description Select, reorder, repeat, delete, rotate, insert blank pages and crop in one call, applied in that order (beyond the original API contract).
+         *
+         *     Operations: `pdf.pages` 10 credits (free-try).
+         */
+        post: operations["organise-pages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/conversion/single": {
         parameters: {
             query?: never;
@@ -400,6 +422,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pdf/protect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Protect PDF
+         * @description Encrypt a PDF with AES-256 (default) or AES-128, set a user and/or owner password and choose what the user password permits (beyond the original API contract).
+         *
+         *     Operations: `pdf.protect` 10 credits (free-try).
+         */
+        post: operations["protect-pdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/pdf/to-xlsx": {
         parameters: {
             query?: never;
@@ -482,6 +526,50 @@ export interface paths {
          *     Operations: `image.convert` 10 credits (free-try).
          */
         post: operations["image-convert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pdf/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edit metadata
+         * @description Set or remove a PDF's title, author, subject, keywords, creator, producer, dates, language and custom Info keys; the XMP packet is kept in agreement. Beyond the original API contract.
+         *
+         *     Operations: `pdf.metadata.write` 10 credits (free-try).
+         */
+        post: operations["edit-metadata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pdf/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attachments
+         * @description List, add (with PDF/A-3 relationships) or extract a PDF's embedded file attachments. Beyond the original API contract.
+         *
+         *     Operations: `pdf.attachments` 10 credits (free-try).
+         */
+        post: operations["attachments"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1116,7 +1204,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf" | "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used" | "insufficient_credits" | "budget_exceeded" | "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required" | "key_limit_reached" | "webhook_limit_reached" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "last_owner" | "webhook_inactive" | "delivery_not_redeliverable" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "unsafe_webhook_url" | "password_protected" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed" | "rate_limited" | "request_cancelled" | "internal_error" | "engine_failed" | "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+            code: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf" | "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used" | "insufficient_credits" | "budget_exceeded" | "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required" | "key_limit_reached" | "webhook_limit_reached" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "last_owner" | "webhook_inactive" | "delivery_not_redeliverable" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "unsafe_webhook_url" | "password_protected" | "invalid_date" | "invalid_metadata_key" | "attachments_required" | "attachment_not_found" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed" | "rate_limited" | "request_cancelled" | "internal_error" | "engine_failed" | "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
             request_id: string;
             /** @description Per-field messages of a validation failure. */
             errors?: {
@@ -1158,11 +1246,11 @@ export interface operations {
                     html?: string;
                     /** @description http or https URL, used when there is neither file nor html; private, loopback and reserved targets are refused. */
                     url?: string;
-                    /** @description Beyond api.md, as Gotenberg's files: assets beside an html or file source (style sheets, images, fonts), one part each, referenced by file name. At most 1,000 assets and 50 MiB with the ZIP's; a repeated, absolute or '..' name is 422, more is 413. With no other source, a part named index.html is the page. */
+                    /** @description Beyond the original API, as Gotenberg's files: assets beside an html or file source (style sheets, images, fonts), one part each, referenced by file name. At most 1,000 assets and 50 MiB with the ZIP's; a repeated, absolute or '..' name is 422, more is 413. With no other source, a part named index.html is the page. */
                     files?: string[];
                     /**
                      * Format: binary
-                     * @description Beyond api.md: a ZIP of assets beside an html or file source, referenced by their paths in the ZIP; may be sent with files (one set: no name twice).
+                     * @description Beyond the original API: a ZIP of assets beside an html or file source, referenced by their paths in the ZIP; may be sent with files (one set: no name twice).
                      */
                     assets?: string;
                     /** @description Viewport width in CSS px; default 1280. */
@@ -1171,18 +1259,18 @@ export interface operations {
                     block_ads?: boolean;
                     /** @description Best effort: cookie banners, modals and high z-index fixed overlays are removed before rendering. */
                     remove_popups?: boolean;
-                    /** @description Beyond api.md: milliseconds to wait after the page has loaded. */
+                    /** @description Beyond the original API: milliseconds to wait after the page has loaded. */
                     wait_delay?: number;
-                    /** @description Beyond api.md: wait until an element matches this CSS selector. */
+                    /** @description Beyond the original API: wait until an element matches this CSS selector. */
                     wait_for_selector?: string;
-                    /** @description Beyond api.md: wait until this JavaScript expression is truthy in the page. */
+                    /** @description Beyond the original API: wait until this JavaScript expression is truthy in the page. */
                     wait_for_expression?: string;
                     /**
-                     * @description Beyond api.md: CSS media type to render with; PDFs default to print.
+                     * @description Beyond the original API: CSS media type to render with; PDFs default to print.
                      * @enum {string}
                      */
                     emulated_media?: "print" | "screen";
-                    /** @description Beyond api.md: a url source whose page answers 4xx or 5xx fails with 422 page_http_error. */
+                    /** @description Beyond the original API: a url source whose page answers 4xx or 5xx fails with 422 page_http_error. */
                     fail_on_http_status?: boolean;
                     /**
                      * @description Paper size, default A4; ignored when one_long_page is true.
@@ -1205,18 +1293,18 @@ export interface operations {
                     header_html?: string;
                     /** @description Running footer, same spans; overrides page_numbers. */
                     footer_html?: string;
-                    /** @description Beyond api.md: rendering scale, 0.1 to 2; default 1. */
+                    /** @description Beyond the original API: rendering scale, 0.1 to 2; default 1. */
                     scale?: number;
-                    /** @description Beyond api.md: pages to keep, e.g. '1-3,5'. */
+                    /** @description Beyond the original API: pages to keep, e.g. '1-3,5'. */
                     page_ranges?: string;
                     /**
-                     * @description Beyond api.md: let the document's CSS @page size decide the paper. Default: true when page_format is not given, false when it is.
+                     * @description Beyond the original API: let the document's CSS @page size decide the paper. Default: true when page_format is not given, false when it is.
                      * @enum {string}
                      */
                     prefer_css_page_size?: "true" | "false";
-                    /** @description Beyond api.md: bookmarks from the document's headings. */
+                    /** @description Beyond the original API: bookmarks from the document's headings. */
                     outline?: boolean;
-                    /** @description Beyond api.md: a tagged (accessible) PDF with a structure tree. */
+                    /** @description Beyond the original API: a tagged (accessible) PDF with a structure tree. */
                     tagged?: boolean;
                 };
             };
@@ -1243,7 +1331,7 @@ export interface operations {
                             /** @description True when the document's own CSS @page size decided the pagination. */
                             repaginated_from_css_canvas: boolean;
                             processing_time_ms: number;
-                            /** @description Beyond api.md: pages in the PDF. */
+                            /** @description Beyond the original API: pages in the PDF. */
                             pages: number;
                         };
                         credits_charged: number;
@@ -1406,11 +1494,11 @@ export interface operations {
                     html?: string;
                     /** @description http or https URL, used when there is neither file nor html; private, loopback and reserved targets are refused. */
                     url?: string;
-                    /** @description Beyond api.md, as Gotenberg's files: assets beside an html or file source (style sheets, images, fonts), one part each, referenced by file name. At most 1,000 assets and 50 MiB with the ZIP's; a repeated, absolute or '..' name is 422, more is 413. With no other source, a part named index.html is the page. */
+                    /** @description Beyond the original API, as Gotenberg's files: assets beside an html or file source (style sheets, images, fonts), one part each, referenced by file name. At most 1,000 assets and 50 MiB with the ZIP's; a repeated, absolute or '..' name is 422, more is 413. With no other source, a part named index.html is the page. */
                     files?: string[];
                     /**
                      * Format: binary
-                     * @description Beyond api.md: a ZIP of assets beside an html or file source, referenced by their paths in the ZIP; may be sent with files (one set: no name twice).
+                     * @description Beyond the original API: a ZIP of assets beside an html or file source, referenced by their paths in the ZIP; may be sent with files (one set: no name twice).
                      */
                     assets?: string;
                     /** @description Viewport width in CSS px; default 1280. */
@@ -1419,18 +1507,18 @@ export interface operations {
                     block_ads?: boolean;
                     /** @description Best effort: cookie banners, modals and high z-index fixed overlays are removed before rendering. */
                     remove_popups?: boolean;
-                    /** @description Beyond api.md: milliseconds to wait after the page has loaded. */
+                    /** @description Beyond the original API: milliseconds to wait after the page has loaded. */
                     wait_delay?: number;
-                    /** @description Beyond api.md: wait until an element matches this CSS selector. */
+                    /** @description Beyond the original API: wait until an element matches this CSS selector. */
                     wait_for_selector?: string;
-                    /** @description Beyond api.md: wait until this JavaScript expression is truthy in the page. */
+                    /** @description Beyond the original API: wait until this JavaScript expression is truthy in the page. */
                     wait_for_expression?: string;
                     /**
-                     * @description Beyond api.md: CSS media type to render with; PDFs default to print.
+                     * @description Beyond the original API: CSS media type to render with; PDFs default to print.
                      * @enum {string}
                      */
                     emulated_media?: "print" | "screen";
-                    /** @description Beyond api.md: a url source whose page answers 4xx or 5xx fails with 422 page_http_error. */
+                    /** @description Beyond the original API: a url source whose page answers 4xx or 5xx fails with 422 page_http_error. */
                     fail_on_http_status?: boolean;
                     /** @description Viewport width in CSS px; default 1280 (screen_width is an alias). */
                     viewport_width?: number;
@@ -2408,6 +2496,198 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "bad_request" | "empty_output" | "invalid_json" | "no_bookmarks" | "too_many_parts" | "wrong_password";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "budget_exceeded" | "insufficient_credits";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "memory_busy" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    "organise-pages": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept; secrets shown once (api_key, secret) replay as null. Keys are per account; anonymous calls ignore it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @description Step 1. The pages to keep, in output order, repeats allowed: 3,1,5-7,2 · odd · even · -1 (last) · -3--1 (last three) · 2- (to the end) · 5-2 (backwards). Default: every page in order. */
+                    pages?: string;
+                    /** @description Step 2. Source pages to drop from that list, same syntax. */
+                    delete?: string;
+                    /** @description Step 3. Degrees added to each page's own /Rotate: one angle for every page (90), or pages:angle entries (1-3:90,5:180,even:-90). Angles: 90, 180, 270, -90. Pages are numbered as steps 1-2 left them. */
+                    rotate?: string;
+                    /** @description Step 4. Blank pages at positions of the pages steps 1-2 left: after:3, before:1, after:odd, start, end. Each is sized like its neighbour as displayed (the page it follows; the one it precedes for before: and start), unless blank_size is given. */
+                    insert_blank?: string;
+                    /**
+                     * @description A named portrait size for every blank page: a3, a4, a5, letter or legal.
+                     * @enum {string}
+                     */
+                    blank_size?: "a3" | "a4" | "a5" | "letter" | "legal";
+                    /** @description Step 5. Margins taken off left,bottom,right,top as each page is displayed, in points (36,36,36,36) or per cent (10%,5%,10%,5%), or one value for every side. Sets /CropBox from the visible area; /MediaBox and the content are unchanged. */
+                    crop?: string;
+                    /** @description The pages crop applies to, numbered as the final output (blank pages counted). Default: every page. */
+                    crop_pages?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Finished result */
+            200: {
+                headers: {
+                    "X-Credits-Charged"?: number;
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        /** @constant */
+                        status: "completed";
+                        file_url: string;
+                        /** @description Pages of the output, blank pages included. */
+                        pages: number;
+                        source_pages: number;
+                        size: number;
+                        processing_time_ms: number;
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
                     };
                 };
             };
@@ -4605,6 +4885,200 @@ export interface operations {
             };
         };
     };
+    "protect-pdf": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept; secrets shown once (api_key, secret) replay as null. Keys are per account; anonymous calls ignore it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @description Opens the file with the permissions below. Omit it for a file that opens without a password but keeps the restrictions. */
+                    user_password?: string;
+                    /** @description Opens the file with every right and can lift the restrictions. When omitted a random 32-character one is set and not returned, so nobody can open the file as its owner. */
+                    owner_password?: string;
+                    /**
+                     * @description AES-256 (PDF 2.0, revision 6) or AES-128 (PDF 1.6). RC4 is refused as insecure.
+                     * @enum {string}
+                     */
+                    encryption?: "aes-256" | "aes-128";
+                    /** @description What the user password grants: a comma-separated list (or repeated fields) of print, print_high_quality, copy, modify, annotate, fill_forms, extract_for_accessibility, assemble; `none` for nothing. All when omitted. extract_for_accessibility is always granted (PDF 2.0). */
+                    permissions?: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Finished result */
+            200: {
+                headers: {
+                    "X-Credits-Charged"?: number;
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        /** @constant */
+                        status: "completed";
+                        /** @constant */
+                        operation_type: "add_password";
+                        success: boolean;
+                        file_url: string;
+                        processing_time_ms: number;
+                        created_at: string;
+                        pages: number;
+                        /** @enum {string} */
+                        encryption: "aes-256" | "aes-128";
+                        /** @description What the user password grants in the file written. */
+                        permissions: ("print" | "print_high_quality" | "copy" | "modify" | "annotate" | "fill_forms" | "extract_for_accessibility" | "assemble")[];
+                        /** @description False when only an owner password was given. */
+                        requires_password_to_open: boolean;
+                        /** @description True when no owner_password was given and a random one was set. */
+                        owner_password_generated: boolean;
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "budget_exceeded" | "insufficient_credits";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "memory_busy" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     "pdf-to-xlsx": {
         parameters: {
             query?: never;
@@ -5286,6 +5760,421 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "idempotency_key_reused" | "image_too_large" | "invalid_image" | "password_protected" | "unsupported_image_format" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "memory_busy" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    "edit-metadata": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept; secrets shown once (api_key, secret) replay as null. Keys are per account; anonymous calls ignore it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @description The title; an empty value removes it. */
+                    title?: string;
+                    /** @description The author; an empty value removes it. */
+                    author?: string;
+                    /** @description The subject; an empty value removes it. */
+                    subject?: string;
+                    /** @description Comma-separated keywords; an empty value removes them. */
+                    keywords?: string;
+                    /** @description The creating application; an empty value removes it. */
+                    creator?: string;
+                    /** @description The producing application; an empty value removes it. */
+                    producer?: string;
+                    /** @description creation_date (ISO 8601); an empty value removes it. */
+                    creation_date?: string;
+                    /** @description ISO 8601; default now (UTC); an empty value removes it. */
+                    modification_date?: string;
+                    /** @description BCP 47 language tag, written to the catalog's /Lang and dc:language; an empty value removes it. */
+                    language?: string;
+                    /** @description Extra Info keys as a JSON object of strings, e.g. {"Department":"Legal"}; an empty value removes the key. */
+                    custom?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Finished result */
+            200: {
+                headers: {
+                    "X-Credits-Charged"?: number;
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        /** @constant */
+                        status: "completed";
+                        success: boolean;
+                        file_url: string;
+                        /** @description The same link as file_url. */
+                        url: string;
+                        metadata: {
+                            title: string | null;
+                            author: string | null;
+                            subject: string | null;
+                            keywords: string[];
+                            creator: string | null;
+                            producer: string | null;
+                            /** @description ISO 8601 with the zone the file records, if any. */
+                            creation_date: string | null;
+                            modification_date: string | null;
+                            language: string | null;
+                            /** @description Every other string key of the Info dictionary. */
+                            custom: {
+                                [key: string]: string;
+                            };
+                            /**
+                             * @description Whether the file's XMP packet was updated or, having none, given one.
+                             * @enum {string}
+                             */
+                            xmp: "updated" | "created";
+                        };
+                        credits_charged: number;
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "budget_exceeded" | "insufficient_credits";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, invalid_date, invalid_metadata_key, password_protected, too_many_pages, unreadable_document, validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "invalid_date" | "invalid_metadata_key" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "memory_busy" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    attachments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept; secrets shown once (api_key, secret) replay as null. Keys are per account; anonymous calls ignore it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @enum {string} */
+                    action: "list" | "add" | "extract";
+                    attachments: string[];
+                    description: string[];
+                    relationship: string[];
+                    /** @description extract: the attachment to return; without it every attachment, as a ZIP. */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Finished result */
+            200: {
+                headers: {
+                    "X-Credits-Charged"?: number;
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        /** @constant */
+                        status: "completed";
+                        success: boolean;
+                        /** @enum {string} */
+                        action: "list" | "add" | "extract";
+                        /** @description add: the PDF with its new attachments; extract: the attachment, or a ZIP of all of them. */
+                        file_url?: string;
+                        /** @description The same link as file_url. */
+                        url?: string;
+                        /** @description list and add: every attachment now in the PDF. */
+                        attachments?: {
+                            name: string;
+                            /** @description Bytes, as the PDF records them; null when it does not. */
+                            size: number | null;
+                            mime_type: string | null;
+                            description: string | null;
+                            creation_date: string | null;
+                            modification_date: string | null;
+                            /** @description The PDF/A-3 /AFRelationship, when the file is an associated file. */
+                            relationship: string | null;
+                        }[];
+                        /** @description extract: the files returned. */
+                        extracted?: {
+                            name: string;
+                            size: number;
+                            mime_type: string | null;
+                        }[];
+                        credits_charged: number;
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "budget_exceeded" | "insufficient_credits";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: attachment_not_found, attachments_required, idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "attachment_not_found" | "attachments_required" | "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };

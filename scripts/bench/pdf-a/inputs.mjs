@@ -1,7 +1,7 @@
 // Inputs for scripts/bench/pdf-a.mjs, generated here so the bench needs no
 // fixture files: text documents of 10 and 200 pages, an image-heavy one
 // (scanned pages plus photos), their encrypted and damaged twins.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import encodeJpeg, { init as initJpeg } from "@jsquash/jpeg/encode.js";
 import * as mupdf from "mupdf";
@@ -17,6 +17,25 @@ export async function textPdf(pages) {
   }
   doc.setTitle(`Bench ${pages}`);
   return doc.save({ useObjectStreams: false });
+}
+
+/** Text documents of 10 and 200 pages, and docling's redp5110 when the corpus has it: the inputs of the page-tool sections. */
+export async function textDocuments(corpus) {
+  const docs = [
+    ["10 pages", await textPdf(10)],
+    ["200 pages", await textPdf(200)],
+  ];
+  const redp = join(corpus, "markdown/docling/redp5110_sampled.pdf");
+  if (existsSync(redp)) docs.push(["redp5110", new Uint8Array(readFileSync(redp))]);
+  return docs;
+}
+
+/** A tool's multipart body: the PDF as `file`, then the fields. */
+export function pdfForm(bytes, fields) {
+  const fd = new FormData();
+  fd.append("file", new File([bytes], "bench.pdf", { type: "application/pdf" }));
+  for (const [k, v] of Object.entries(fields)) fd.append(k, v);
+  return fd;
 }
 
 let jpegReady;

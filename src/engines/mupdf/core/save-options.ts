@@ -15,6 +15,8 @@ export const SAVE = {
   compressed: "garbage=4,compress,compress-fonts,objstms",
   /** Repair: a clean rewrite of what could be read, without repacking objects. */
   repaired: "garbage=compact,compress",
+  /** Edit metadata and attachments: a full rewrite, so a removed value or a replaced attachment leaves nothing behind in an older revision. */
+  edited: "garbage=compact,compress",
   /** Unlock: the same document without its encryption, otherwise untouched. */
   unlocked: "garbage=compact,encrypt=none",
   /** Convert document's new PDFs (text, Markdown, images): compact and compressed; embedded JPEGs are written as they came. */

@@ -2,7 +2,7 @@ import type { PDFDocument } from "../core/document";
 
 type PDFObject = ReturnType<PDFDocument["newNull"]>;
 
-const INHERITABLE = ["Resources", "MediaBox", "CropBox", "Rotate"] as const;
+export const INHERITABLE = ["Resources", "MediaBox", "CropBox", "Rotate"] as const;
 
 /**
  * Makes a page object self-contained: attributes it inherits from the page

@@ -194,13 +194,13 @@ function rearrangedPart(mupdf: Awaited<ReturnType<typeof loadMupdf>>, bytes: Uin
   }
 }
 
-function keepAcroForm(doc: PDFDocument): PDFObject | null {
+export function keepAcroForm(doc: PDFDocument): PDFObject | null {
   const acro = doc.getTrailer().get("Root").get("AcroForm");
   if (acro.isNull()) return null;
   return acro.isIndirect() ? acro : doc.addObject(acro);
 }
 
-function restoreAcroForm(doc: PDFDocument, acro: PDFObject): void {
+export function restoreAcroForm(doc: PDFDocument, acro: PDFObject): void {
   const fields = doc.newArray();
   const seen = new Set<number>();
   const count = doc.countPages();
