@@ -154,8 +154,8 @@ async function client(id) {
         }),
       );
       const text = await outlast(res.text());
-      // A 5xx is named by its code, so the report says which failure it was.
-      status = res.status >= 500 ? `${res.status} ${problemCode(text)}` : res.status;
+      // A refusal or failure is named by its code, so the report says which one it was.
+      status = res.status >= 400 ? `${res.status} ${problemCode(text)}` : res.status;
       credits = cutAfter === null ? Number(res.headers.get("X-Credits-Charged") ?? 0) : 0;
     } catch (err) {
       if (cutAfter !== null && performance.now() - began < callTimeoutMs) status = "disconnected";

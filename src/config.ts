@@ -1,6 +1,7 @@
 import { z } from "zod";
 
-// Plans and limits: the one table of each (decisions.md). Nothing else in the
+// Plans and limits: the one table of each (docs/reference/accounts-and-keys.md
+// for plans, docs/reference/README.md for limits). Nothing else in the
 // code compares plan names; it asks these tables.
 
 export type PlanName = "free" | "starter" | "pro" | "enterprise";
@@ -27,7 +28,7 @@ export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
 /** The plan names as a schema (request and answer bodies). */
 export const planName = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]);
 
-/** api.md: anonymous calls compress at `medium`. */
+/** Anonymous calls compress at `medium` (docs/reference/pdf-toolkit.md). */
 export const ANONYMOUS_COMPRESSION: CompressionLevel = "medium";
 
 const MiB = 1024 * 1024;
@@ -48,7 +49,7 @@ export const LIMITS = {
    * isolate of 128 MB (docs/memory.md): 32 MiB keeps that under 100 MiB.
    */
   zipInflatedBytes: 32 * MiB,
-  /** Compress PDF download links (api.md: valid 24 hours). */
+  /** Compress PDF download links, valid 24 hours (docs/reference/files.md). */
   tempUrlSeconds: 24 * 3600,
   /** Default lifetime of a dashboard JWT issued by the operator API. */
   jwtTtlSeconds: 12 * 3600,

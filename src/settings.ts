@@ -29,7 +29,9 @@ const SETTINGS = z.object({
   JWT_SECRET: z.string({ error: "is not set" }).min(16, "must be at least 16 characters"),
   ADMIN_TOKEN: optionalText,
   FILES_SIGNING_SECRET: optionalText,
+  /** Seals webhook signing secrets at rest; falls back to JWT_SECRET (README, Webhooks). */
   WEBHOOK_SECRET_KEY: optionalText,
+  /** Sender address of outgoing mail, on a domain onboarded to Email Service. */
   MAIL_FROM: optionalText.pipe(z.email({ error: "must be an e-mail address" }).optional()),
   PUBLIC_FILES_BASE_URL: optionalText.pipe(z.url({ error: "must be an absolute URL" }).optional()),
   /**
@@ -45,6 +47,7 @@ const SETTINGS = z.object({
   ),
   ALLOW_INSECURE_WEBHOOKS: flag,
   ALLOW_PRIVATE_WEBHOOK_TARGETS: flag,
+  /** Tests only: shortens the 10 s webhook send timeout. */
   WEBHOOK_SEND_TIMEOUT_MS: milliseconds,
   /**
    * Dev and tests only: exact loopback origins the HTML renderer may load
@@ -65,6 +68,7 @@ const SETTINGS = z.object({
       }
       return origins;
     }),
+  /** Tests only: shortens the 30 s page-load timeout of the HTML renderer. */
   BROWSER_PAGE_TIMEOUT_MS: milliseconds,
   /** OpenAI-compatible model server (docs/tools/ai.md); with its model names it serves instead of the Workers AI binding. */
   AI_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as http://127.0.0.1:11434/v1" }).optional()),
@@ -80,6 +84,16 @@ const SETTINGS = z.object({
 });
 
 export type Settings = z.output<typeof SETTINGS>;
+
+/** A setting's name: each is a variable or secret of `Env`, which derives them from this list (src/env.ts). */
+export type SettingName = keyof typeof SETTINGS.shape;
+
+/**
+ * The settings as the runtime hands them to the Worker: strings from
+ * wrangler.toml's [vars], secrets and .dev.vars, any of them possibly unset
+ * or malformed until settingsOf has checked it.
+ */
+export type SettingVariables = { [K in SettingName]?: string };
 
 /** Every setting this file checks (docs/operations.md lists them; test/platform/configuration.test.ts holds the two together). */
 export const SETTING_NAMES = Object.keys(SETTINGS.shape);

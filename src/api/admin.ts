@@ -4,7 +4,7 @@ import { ADMIN_OUTBOX_ROUTES } from "./admin/outbox";
 import { ADMIN_RUNTIME_ROUTES } from "./admin/runtime";
 
 /**
- * The operator API (decisions.md): bootstrap, support and tests, behind
+ * The operator API (docs/reference/accounts-and-keys.md): bootstrap, support and tests, behind
  * ADMIN_TOKEN; every route answers 404 when it is unset, so an unconfigured
  * deployment does not reveal it. Documented at /admin/openapi.json.
  */

@@ -71,7 +71,7 @@ const apiKeyView = z.object({
 
 const keyIdParams = z.object({ keyId: z.string().describe("The key's id (key_...).") });
 
-// API key management: JWT only (api.md, Authentication).
+// API key management: JWT only (docs/reference/accounts-and-keys.md, Keys and account).
 
 const listScopes = defineRoute({
   id: "listKeyScopes",

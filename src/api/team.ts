@@ -13,8 +13,8 @@ import { sendMail } from "../mail/mailer";
 import { invitationMail } from "../mail/templates";
 import { emitEvent } from "../webhooks/emit";
 
-// Team members and invitations (decisions.md, Account and team). Rules beyond
-// the table, enforced here and documented in the README:
+// Team members and invitations. The rules, enforced here and documented in
+// docs/reference/accounts-and-keys.md (Team):
 // - Listing members needs any dashboard user; every change needs manage_team.
 // - Only an owner may grant the owner role, or change or remove an owner.
 // - The account always keeps an owner: the last one cannot be demoted or
@@ -23,7 +23,7 @@ import { emitEvent } from "../webhooks/emit";
 // - Removal sets users.removed_at; identify() refuses that user's JWT at once.
 // - The invite token is a credential of the invitee's mailbox: it goes out
 //   by e-mail only, never in the inviter's answer, so holding it proves the
-//   address (decisions.md). The 201 is the same whether or not the address
+//   address. The 201 is the same whether or not the address
 //   has a user in another account: the inviter learns nothing about other
 //   accounts. An active member of the inviter's own account is a 409; the
 //   inviter can list them anyway.

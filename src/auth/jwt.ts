@@ -5,7 +5,7 @@ import { ApiError } from "../errors";
 import { settingsOf } from "../settings";
 
 // Dashboard JWTs are HS256 under JWT_SECRET itself, not under a key derived
-// from it (decisions.md, Credentials): operators mint them in their own
+// from it (docs/reference/accounts-and-keys.md, Credentials): operators mint them in their own
 // identity systems, which only know the configured secret. Every other use
 // of JWT_SECRET (file links, CSRF, webhook sealing) derives a key of its own
 // (secrets/keys.ts), so none of them can be turned into a dashboard token.

@@ -31,7 +31,7 @@ export interface SessionRef {
 
 export type AuthenticatedPrincipal = Exclude<Principal, { kind: "anonymous" }>;
 
-/** Team permissions derive from the role (decisions.md). */
+/** Team permissions derive from the role (docs/reference/accounts-and-keys.md, Team). */
 const ROLE_PERMISSIONS: Record<Role, readonly string[]> = {
   owner: ["manage_webhooks", "manage_team"],
   admin: ["manage_webhooks", "manage_team"],

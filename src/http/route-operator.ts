@@ -5,7 +5,7 @@ import { settingsOf } from "../settings";
 import type { AppEnv } from "./context";
 
 /**
- * The operator API's credential (decisions.md): Authorization: Bearer
+ * The operator API's credential (docs/reference/accounts-and-keys.md, Operator API): Authorization: Bearer
  * ADMIN_TOKEN, compared in constant time. A deployment without ADMIN_TOKEN
  * answers 404, so it does not reveal that the operator API exists.
  */

@@ -56,7 +56,7 @@ export interface RouteDef<
   path: string;
   /** Hono's pattern when it cannot be derived from `path` (a parameter that spans segments). */
   honoPath?: string;
-  /** Other spellings routed to the same handler and not documented (api.md's trailing slash). */
+  /** Other spellings routed to the same handler and not documented (the webhooks collection's trailing slash, docs/reference/webhooks.md). */
   aliases?: string[];
   /** Spellings answered with a 301 to `path`, not documented: a page people type with a trailing slash, whose relative links need the canonical URL. */
   redirectsFrom?: string[];

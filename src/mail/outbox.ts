@@ -4,8 +4,9 @@ import type { Env } from "../env";
 import { settingsOf } from "../settings";
 import { redactSecrets, SECRET_TEMPLATES } from "./templates";
 
-// The outbox is where every e-mail the service writes goes first (decisions.md
-// names it for the webhook-disabled alert); this module sends it. Writing a
+// The outbox is where every e-mail the service writes goes first (the
+// webhook-disabled alert among them: docs/reference/webhooks.md, Delivery);
+// this module sends it. Writing a
 // row and sending it are separate steps, so an alert is never lost to a mail
 // outage: the row stays unsent and is tried again by the next flush (right
 // after a new row is written, and by the cron trigger in wrangler.toml).

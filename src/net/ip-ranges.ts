@@ -1,4 +1,4 @@
-// Address classes a webhook may never reach (decisions.md, Webhooks: private,
+// Address classes a webhook may never reach (docs/reference/webhooks.md, SSRF policy: private,
 // loopback, link-local, CGNAT, multicast, reserved, IPv4-mapped IPv6 and
 // metadata addresses). Pure: strings in, a class out. Sources: the IANA
 // IPv4/IPv6 special-purpose address registries and cloud providers'

@@ -2,7 +2,7 @@ import type { Env } from "../env";
 import { classifyAddress, type AddressClass } from "./ip-ranges";
 import { settingsOf } from "../settings";
 
-// The SSRF policy for webhook targets (decisions.md, Webhooks), checked at
+// The SSRF policy for webhook targets (docs/reference/webhooks.md, SSRF policy), checked at
 // create, at update and before every send. Pure apart from the injected
 // resolver, so each rule is unit-tested without a network.
 

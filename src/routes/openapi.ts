@@ -110,7 +110,7 @@ export function operatorOpenApiDocument(serverUrl: string): Record<string, unkno
   const routes = ROUTES.filter(isOperatorRoute);
   return document(
     serverUrl,
-    { title: "Document Processing API: operator API", description: "Bootstrap, billing and support routes, behind ADMIN_TOKEN (decisions.md)." },
+    { title: "Document Processing API: operator API", description: "Bootstrap, billing and support routes, behind ADMIN_TOKEN." },
     routePaths(routes),
     tagsOf(routes),
   );

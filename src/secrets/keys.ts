@@ -6,7 +6,7 @@ import { settledCache } from "../runtime/settled-cache";
 // (RFC 5869, SHA-256) under a label naming the use: a key that leaks from one
 // use (a file link's HMAC, a CSRF token) tells nothing about the others.
 // The one exception is the dashboard JWT, HS256 under JWT_SECRET itself
-// (auth/jwt.ts, decisions.md): operators mint those in their own systems.
+// (auth/jwt.ts, docs/reference/accounts-and-keys.md): operators mint those in their own systems.
 // A missing secret is a 503 problem naming the variable, never an empty key.
 
 interface Purpose {

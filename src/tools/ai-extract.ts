@@ -10,7 +10,7 @@ import { MODEL_PROBLEMS } from "./problems";
 import { defineTool } from "./define";
 import { formJson } from "./fields";
 
-// api.md, AI extract data. The presets are JSON Schemas in code
+// AI extract data (docs/tools/ai.md). The presets are JSON Schemas in code
 // (engines/ai/extract/presets.ts); a caller's schema must be JSON and a
 // usable JSON Schema before anything is charged.
 

@@ -5,7 +5,7 @@ import { upload } from "./fields";
 
 // Schema pieces several tool declarations share.
 
-/** A PDF upload whose missing part or wrong name answers 415 (api.md's 415 list). */
+/** A PDF upload whose missing part or wrong name answers 415 (the tools whose reference page says so). */
 export const pdfUpload415 = () => upload({ extensions: [".pdf"], wrongType: "unsupported_media_type", missing: "unsupported_media_type" });
 
 /** `auto` or `vision`; anything else 422. */
@@ -58,7 +58,7 @@ export const targetFormat = (allowed: readonly (typeof IMAGE_FORMATS)[number][])
     )
     .transform((v): ImageFormat => (v === "jpg" ? "jpeg" : (v as ImageFormat)));
 
-/** Stores an image tool's output and answers api.md's response body. */
+/** Stores an image tool's output and answers the image tools' body (docs/reference/images.md). */
 export async function imageBody(ctx: ToolContext, file: File, result: ImageResult, startedAt: number, withOriginal: boolean) {
   const base = file.name.replace(/\.[^.]*$/, "") || "image";
   const stored = await ctx.store({ filename: `${base}.${EXTENSION[result.format]}`, contentType: MIME[result.format], data: result.bytes });

@@ -7,8 +7,8 @@ import { upload } from "./fields";
 
 const d = (description: string) => ({ description });
 
-// api.md, Compare documents: a line-level text diff, whatever comparison_type
-// says (it is echoed). Beyond api.md, additive: each modified pair carries how
+// Compare documents (docs/reference/compare.md): a line-level text diff, whatever
+// comparison_type says (it is echoed). Beyond the original API, additive: each modified pair carries how
 // alike the two lines are and the words that changed, and the result says
 // whether the diff was exact (texts too different are compared as bags of
 // lines).

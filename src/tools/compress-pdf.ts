@@ -9,8 +9,8 @@ import { ApiError } from "../errors";
 import { derivedPdfName } from "../storage/outputs";
 import { defineTool, type ToolContext } from "./define";
 
-// api.md "Compress PDF". Beyond it (decisions.md): the options are honoured
-// and /compression/batch compresses for real, billed per file.
+// Compress PDF (docs/reference/pdf-toolkit.md). Beyond the original API: the
+// options are honoured and /compression/batch compresses for real, billed per file.
 
 export const compressionOptions = z
   .object({
@@ -48,7 +48,7 @@ export const compressionResult = z.object({
   original_returned: z.boolean().meta({ description: "True when no smaller file could be made: the input bytes are returned unchanged." }),
 });
 
-/** api.md's table: how hard each level works. */
+/** How hard each level works (docs/reference/pdf-toolkit.md, the level table). */
 const TIER_POWER: Record<CompressionLevel, number> = { basic: 0.6, medium: 0.8, maximum: 1.0 };
 
 function levelFor(p: Principal): CompressionLevel {
@@ -78,7 +78,7 @@ async function compressOne(ctx: ToolContext, id: string, item: CompressionItem, 
     preserveAnnotations: options?.preserve_annotations ?? true,
     preserveForms: options?.preserve_forms ?? true,
   });
-  // api.md: quality_score is 0.9 "if the engine omits it" (here: no sampled page could be rendered).
+  // quality_score is 0.9 when it cannot be measured: no sampled page could be rendered (docs/reference/pdf-toolkit.md).
   const quality = outcome.originalReturned ? 1 : ((await pageSimilarity(input, outcome.data, outcome.changedPages, outcome.bandedImages)) ?? 0.9);
   const name = derivedPdfName(item.filename, "compressed");
   const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: outcome.data }, { temporary: true });
@@ -93,7 +93,7 @@ async function compressOne(ctx: ToolContext, id: string, item: CompressionItem, 
     download_url: stored.url,
     expires_at: stored.expiresAt ?? new Date(Date.now() + LIMITS.tempUrlSeconds * 1000).toISOString(),
     tier_power_used: TIER_POWER[level],
-    // api.md: true unless the level was maximum. Only images differ between
+    // True unless the level was maximum (docs/reference/pdf-toolkit.md). Only images differ between
     // levels, so a document without images could not be compressed more.
     could_compress_more: level !== "maximum" && outcome.imagesExamined > 0,
     level,

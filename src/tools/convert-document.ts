@@ -13,9 +13,9 @@ import { defineTool } from "./define";
 import { formJson, upload } from "./fields";
 import { uploadEstimate } from "./memory-estimate";
 
-// api.md, Convert document. The pairs, their engines and what quality_score
+// Convert document (docs/tools/convert-document.md). The pairs, their engines and what quality_score
 // measures for each live in one table (engines/convert/pairs.ts); this file
-// checks the pair before anything is charged and answers api.md's body.
+// checks the pair before anything is charged and answers the tool's body.
 
 /** quality_preset as JPEG quality of raster outputs; the other pairs have no lossy step to tune. */
 const JPEG_QUALITY = { standard: 85, premium: 92, maximum: 97 } as const;
@@ -122,7 +122,7 @@ export const convertDocument = defineTool({
     }
     const stem = safeFilename(input.file.name.replace(/\.[^.]*$/, ""), "document");
     const bytes = new Uint8Array(await input.file.arrayBuffer());
-    // api.md: vision falls back to the deterministic converter when the model finds nothing (the vision rate is still charged).
+    // Vision falls back to the deterministic converter when the model finds nothing, the vision rate still charged (docs/tools/ai.md).
     const seen = ctx.operation.key === "convert.pdf_to_docx.ai" ? await aiStep(() => visionDocxOfPdf(ctx.env, bytes)) : null;
     const out = seen
       ? { data: seen.docx, filename: `${stem}.docx`, contentType: DOCX, score: seen.score, notes: seen.notes }

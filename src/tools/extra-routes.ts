@@ -7,8 +7,8 @@ import { defineRoute } from "../http/route";
  * no engine and charge nothing), such as GET /api/v1/redact/entity-types.
  */
 
-// api.md: public, no authentication, sorted alphabetically. The envelope is
-// not shown there: { "entity_types": [...] }.
+// Public, no authentication, sorted alphabetically, in the envelope
+// { "entity_types": [...] } (docs/reference/pdf-stamps.md, Redact PII).
 const entityTypes = defineRoute({
   id: "listRedactEntityTypes",
   method: "get",

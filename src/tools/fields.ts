@@ -4,7 +4,7 @@ import type { ErrorCode } from "../errors";
 // Zod building blocks for multipart fields. A custom issue may carry
 // `params.code`, an ErrorCode; the validation hook answers with that code's
 // status (400, 415...) instead of the default 422, so each tool's odd status
-// codes from api.md live in its schema.
+// codes (docs/reference/errors.md) live in its schema.
 
 const binary = { type: "string", format: "binary" } as const;
 

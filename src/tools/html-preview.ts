@@ -7,8 +7,9 @@ import { defineTool } from "./define";
 import { formBool, formInt } from "./fields";
 import { HTML_ENGINE_ERRORS, loadOptionsOf, requireSource, resolveSource, sourceFields } from "./html-to-pdf";
 
-// api.md: renders a URL or HTML to a PNG screenshot returned as a base64 data
-// URI; authenticated, not metered. Its fields are not shown there: it takes
+// Renders a URL or HTML to a PNG screenshot returned as a base64 data URI;
+// authenticated, not metered (docs/tools/html-to-pdf.md). The original API
+// gave no fields for it: it takes
 // HTML to PDF's sources and load options (same SSRF rules), plus the
 // viewport and full-page choice. A 0-credit login operation runs it through
 // the tool pipeline like every tool (access, scopes, validation, job record).

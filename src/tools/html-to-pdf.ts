@@ -16,12 +16,12 @@ import { BROWSER_PROBLEMS } from "./problems";
 import { defineTool } from "./define";
 import { formBool, formInt, formNumber, upload, uploads } from "./fields";
 
-// HTML to PDF (api.md) with Gotenberg-style additions. The source fields and
+// HTML to PDF (docs/tools/html-to-pdf.md) with Gotenberg-style additions. The source fields and
 // load options are shared with HTML preview (html-preview.ts).
 
 const d = (description: string) => ({ description });
 
-/** api.md: A4, Letter, Legal, A3 and so on, in any letter case; unknown is a 422. */
+/** A4, Letter, Legal, A3 and so on, in any letter case; unknown is a 422 (docs/tools/html-to-pdf.md). */
 const pageFormat = z
   .string()
   .transform((v, ctx) => {
@@ -47,23 +47,25 @@ export const sourceFields = {
       type: "array",
       items: { type: "string", format: "binary" },
       description:
-        "Beyond api.md, as Gotenberg's files: assets beside an html or file source (style sheets, images, fonts), one part each, referenced by file name. " +
+        "Beyond the original API, as Gotenberg's files: assets beside an html or file source (style sheets, images, fonts), one part each, referenced by file name. " +
         "At most 1,000 assets and 50 MiB with the ZIP's; a repeated, absolute or '..' name is 422, more is 413. " +
         "With no other source, a part named index.html is the page.",
     }),
   assets: upload({ extensions: [".zip"], wrongType: "validation_failed" })
     .optional()
     .meta(
-      d("Beyond api.md: a ZIP of assets beside an html or file source, referenced by their paths in the ZIP; may be sent with files (one set: no name twice)."),
+      d(
+        "Beyond the original API: a ZIP of assets beside an html or file source, referenced by their paths in the ZIP; may be sent with files (one set: no name twice).",
+      ),
     ),
   screen_width: formInt({ min: 200, max: 5000 }).optional().meta(d("Viewport width in CSS px; default 1280.")),
   block_ads: formBool(false).meta(d("Best effort: requests to a built-in list of ad networks are aborted, empty ad slots hidden.")),
   remove_popups: formBool(false).meta(d("Best effort: cookie banners, modals and high z-index fixed overlays are removed before rendering.")),
-  wait_delay: formInt({ min: 0, max: 10_000 }).optional().meta(d("Beyond api.md: milliseconds to wait after the page has loaded.")),
-  wait_for_selector: z.string().max(500).optional().meta(d("Beyond api.md: wait until an element matches this CSS selector.")),
-  wait_for_expression: z.string().max(2000).optional().meta(d("Beyond api.md: wait until this JavaScript expression is truthy in the page.")),
-  emulated_media: z.enum(["print", "screen"]).optional().meta(d("Beyond api.md: CSS media type to render with; PDFs default to print.")),
-  fail_on_http_status: formBool(false).meta(d("Beyond api.md: a url source whose page answers 4xx or 5xx fails with 422 page_http_error.")),
+  wait_delay: formInt({ min: 0, max: 10_000 }).optional().meta(d("Beyond the original API: milliseconds to wait after the page has loaded.")),
+  wait_for_selector: z.string().max(500).optional().meta(d("Beyond the original API: wait until an element matches this CSS selector.")),
+  wait_for_expression: z.string().max(2000).optional().meta(d("Beyond the original API: wait until this JavaScript expression is truthy in the page.")),
+  emulated_media: z.enum(["print", "screen"]).optional().meta(d("Beyond the original API: CSS media type to render with; PDFs default to print.")),
+  fail_on_http_status: formBool(false).meta(d("Beyond the original API: a url source whose page answers 4xx or 5xx fails with 422 page_http_error.")),
 };
 
 /** Names, count and bytes of the file parts, before any browser or debit; the ZIP's entries join them once it is opened. */
@@ -77,7 +79,7 @@ function checkAssetParts(files: File[], ctx: z.RefinementCtx): void {
 const INDEX_HTML = "index.html";
 const indexPart = (files: File[] | undefined) => files?.find((f) => f.name === INDEX_HTML);
 
-/** api.md: exactly one source is used; none given is a 422. */
+/** Exactly one source is used; none given is a 422 (docs/tools/html-to-pdf.md). */
 export function requireSource(v: { file?: File; html?: string; url?: string; files?: File[] }, ctx: z.RefinementCtx): void {
   if (!v.file && v.html === undefined && !v.url && !indexPart(v.files)) {
     ctx.addIssue({ code: "custom", path: ["file"], message: "Provide a file, html or url (or a files part named index.html)." });
@@ -143,19 +145,19 @@ export const htmlToPdf = defineTool({
       page_numbers: formBool(false).meta(d("A 'Page X of Y' footer; footer_html overrides it.")),
       header_html: z.string().max(20_000).optional().meta(d("Running header; spans with classes pageNumber, totalPages, date, title, url are filled in.")),
       footer_html: z.string().max(20_000).optional().meta(d("Running footer, same spans; overrides page_numbers.")),
-      scale: formNumber({ min: 0.1, max: 2 }).optional().meta(d("Beyond api.md: rendering scale, 0.1 to 2; default 1.")),
+      scale: formNumber({ min: 0.1, max: 2 }).optional().meta(d("Beyond the original API: rendering scale, 0.1 to 2; default 1.")),
       page_ranges: z
         .string()
         .regex(PAGE_RANGES, "Use page numbers and ranges such as 1-3,5.")
         .optional()
-        .meta(d("Beyond api.md: pages to keep, e.g. '1-3,5'.")),
+        .meta(d("Beyond the original API: pages to keep, e.g. '1-3,5'.")),
       prefer_css_page_size: z
         .enum(["true", "false"])
         .optional()
         .transform((v) => (v === undefined ? undefined : v === "true"))
-        .meta(d("Beyond api.md: let the document's CSS @page size decide the paper. Default: true when page_format is not given, false when it is.")),
-      outline: formBool(false).meta(d("Beyond api.md: bookmarks from the document's headings.")),
-      tagged: formBool(false).meta(d("Beyond api.md: a tagged (accessible) PDF with a structure tree.")),
+        .meta(d("Beyond the original API: let the document's CSS @page size decide the paper. Default: true when page_format is not given, false when it is.")),
+      outline: formBool(false).meta(d("Beyond the original API: bookmarks from the document's headings.")),
+      tagged: formBool(false).meta(d("Beyond the original API: a tagged (accessible) PDF with a structure tree.")),
     })
     .superRefine(requireSource),
   response: z.object({
@@ -168,7 +170,7 @@ export const htmlToPdf = defineTool({
       output_bytes: z.number().int(),
       repaginated_from_css_canvas: z.boolean().meta(d("True when the document's own CSS @page size decided the pagination.")),
       processing_time_ms: z.number().int(),
-      pages: z.number().int().meta(d("Beyond api.md: pages in the PDF.")),
+      pages: z.number().int().meta(d("Beyond the original API: pages in the PDF.")),
     }),
     credits_charged: z.number().int(),
   }),

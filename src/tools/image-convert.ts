@@ -5,7 +5,7 @@ import { defineTool } from "./define";
 import { upload } from "./fields";
 import { IMAGE_ENGINE_ERRORS } from "../errors";
 
-// api.md lists the targets without "jpeg" for convert; we accept it as well as "jpg".
+// The original API listed convert's targets without "jpeg"; we accept it as well as "jpg", as resize does.
 const CONVERT_TARGETS = ["png", "jpg", "jpeg", "webp", "avif", "bmp", "tiff", "gif"] as const;
 
 export const imageConvert = defineTool({

@@ -7,7 +7,7 @@ export const mergePdf = defineTool({
   id: "merge-pdf",
   name: "Merge PDF",
   method: "post",
-  // api.md: the doubled segment is the real route.
+  // The doubled segment is the real route (docs/reference/pdf-merge-split.md).
   path: "/api/v1/pdf/merge/merge",
   body: "multipart",
   summary: "Merge two or more PDFs in order; one top-level bookmark per source, forms and links kept.",

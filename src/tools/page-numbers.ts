@@ -33,7 +33,7 @@ export const pageNumbers = defineTool({
   response: z.object(urlResult),
   async handler(ctx, input) {
     const data = new Uint8Array(await input.file.arrayBuffer());
-    // api.md: a non-PDF upload is a 415, judged by content as well as by name.
+    // A non-PDF upload is a 415, judged by content as well as by name (docs/reference/pdf-stamps.md).
     if (!hasPdfHeader(data)) throw new EngineError("unsupported", "The file is not a PDF (no %PDF- header).");
     const result = await addPageNumbers(data, {
       fmt: input.fmt,

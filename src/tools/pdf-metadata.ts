@@ -30,7 +30,7 @@ export const pdfMetadata = defineTool({
   body: "multipart",
   summary: "Read metadata and counts from a PDF, DOCX or TXT document.",
   operations: [{ key: "analyze.metadata", name: "PDF metadata", credits: 10, access: "free-try" }],
-  // api.md: metadata on a corrupt document is a 500 (as problem+json).
+  // Metadata on a corrupt document is a 500 (as problem+json; docs/reference/errors.md).
   engineErrors: { corrupt: "engine_failed" },
   request: z.object({ file: upload({ extensions: [".pdf", ".docx", ".txt"], wrongType: "unsupported_media_type" }) }),
   response: z.object({

@@ -13,7 +13,7 @@ import { MODEL_PROBLEMS } from "./problems";
 import { defineTool } from "./define";
 import { formBool } from "./fields";
 
-/** Our engine names (decisions.md, "Engine names"). */
+/** Our engine names, for what really ran (docs/tools/pdf-to-markdown.md, Response). */
 const ENGINES = {
   layout: "layout: MuPDF structured text through our layout engine (reading order, headings, lists, tables)",
   "layout+llm": "layout, then an LLM cleanup pass",
@@ -34,7 +34,7 @@ export const pdfToMarkdown = defineTool({
     { key: "pdf.to_markdown_llm", name: "PDF to Markdown with LLM cleanup", credits: 100, access: "plan:aiMarkdown" },
     { key: "pdf.to_markdown.ai", name: "PDF to Markdown with vision", credits: 200, access: "plan:aiMarkdown" },
   ],
-  // api.md: cost precedence is vision, then LLM cleanup, then default.
+  // Cost precedence is vision, then LLM cleanup, then default (docs/tools/pdf-to-markdown.md).
   selectOperation: (i) => (i.engine === "vision" ? "pdf.to_markdown.ai" : i.llm_cleanup ? "pdf.to_markdown_llm" : "pdf.to_markdown"),
   problems: ["ai_not_configured", "llm_not_configured", ...MODEL_PROBLEMS],
   request: z.object({ file: pdfUpload415(), llm_cleanup: formBool(false), engine: engineField }),
@@ -61,7 +61,7 @@ export const pdfToMarkdown = defineTool({
       if (!visionModelConfigured(ctx.env))
         throw new ApiError("ai_not_configured", "engine=vision needs an AI vision model, and none is configured here; use engine=auto.");
       const seen = await aiStep(() => visionMarkdownOfPdf(ctx.env, bytes));
-      // api.md: vision falls back to the deterministic engine when it finds nothing.
+      // Vision falls back to the deterministic engine when it finds nothing (docs/tools/ai.md).
       if (seen.trim()) return answer(seen, "vision", await markdownOfPdf(bytes));
     } else if (input.llm_cleanup && !textModelConfigured(ctx.env)) {
       throw new ApiError(
@@ -97,8 +97,8 @@ function answer(markdown: string, engine: Engine, result: MarkdownResult) {
  * layout engine as text pages, in page order; text pages keep their own
  * text. A document that says nothing (blank pages, or scans on which OCR
  * reads nothing) is a valid document whose Markdown is empty: a 200, billed
- * like any success. api.md gives this tool no "no text" error; its 422 for
- * no extractable text is AI extract's.
+ * like any success. This tool has no "no text" error; the 422 for no
+ * extractable text is AI extract's (docs/tools/pdf-to-markdown.md).
  */
 async function withOcr(bytes: Uint8Array, result: MarkdownResult): Promise<{ markdown: string; engine: Engine }> {
   if (!result.pagesWithoutText.length) return { markdown: result.markdown, engine: "layout" };
@@ -106,7 +106,7 @@ async function withOcr(bytes: Uint8Array, result: MarkdownResult): Promise<{ mar
   return { markdown: read.markdown, engine: "ocr" };
 }
 
-/** api.md: cleanup is best effort; on failure the deterministic Markdown is answered and the LLM rate still billed. */
+/** Cleanup is best effort; on failure the deterministic Markdown is answered and the LLM rate still billed (docs/tools/ai.md). */
 async function cleanup(env: Env, markdown: string, engine: Engine): Promise<[string, Engine]> {
   // Nothing to polish (a blank document): no model call; the LLM rate is still what was asked for.
   if (!markdown.trim()) return [markdown, engine];

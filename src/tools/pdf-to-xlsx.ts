@@ -33,12 +33,12 @@ export const pdfToXlsx = defineTool({
     credits_charged: z.number().int(),
   }),
   async handler(ctx, input) {
-    // decisions.md: with no vision model configured a vision request is a 422, refunded.
+    // With no vision model configured a vision request is a 422, refunded (docs/tools/ai.md, Without a model).
     if (input.engine === "vision" && !visionModelConfigured(ctx.env)) {
       throw new ApiError("ai_not_configured", "engine=vision needs an AI vision model, and none is configured here; use engine=auto.");
     }
     const bytes = new Uint8Array(await input.file.arrayBuffer());
-    // api.md: vision falls back to the deterministic engine when it finds no table (the vision rate is still charged).
+    // Vision falls back to the deterministic engine when it finds no table, the vision rate still charged (docs/tools/ai.md).
     const seen = input.engine === "vision" ? await aiStep(() => visionWorkbookOfPdf(ctx.env, bytes)) : null;
     const result = seen ?? (await pdfToWorkbook(bytes));
     const base = input.file.name.replace(/\.pdf$/i, "") || "tables";

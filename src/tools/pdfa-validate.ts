@@ -15,10 +15,10 @@ export const pdfaValidate = defineTool({
   body: "multipart",
   summary: "Structural PDF/A check: OutputIntents and XMP identification (not a certified validator).",
   operations: [{ key: "pdf.pdfa_validate", name: "Validate PDF/A", credits: 10, access: "free-try" }],
-  // api.md: validating a corrupt PDF is a 500 (as problem+json).
+  // Validating a corrupt PDF is a 500 (as problem+json; docs/reference/errors.md).
   engineErrors: { corrupt: "engine_failed" },
   request: z.object({ file: pdfUpload415() }),
-  // api.md: no credits_charged in the body (the header still carries it).
+  // No credits_charged in the body; the header still carries it (docs/reference/pdf-toolkit.md).
   response: z.object({
     success: z.boolean(),
     likely_pdfa: z.boolean(),

@@ -7,7 +7,7 @@ import { derivedPdfName } from "../storage/outputs";
 import { pdfUpload415 } from "./common";
 import { defineTool } from "./define";
 
-/** api.md: comma-separated, upper-cased and validated; an unknown type is a 422; absent means all. */
+/** Comma-separated, upper-cased and validated; an unknown type is a 422; absent means all (docs/reference/pdf-stamps.md). */
 const entityTypesField = z
   .string()
   .optional()

@@ -14,7 +14,7 @@ export const repairPdf = defineTool({
   body: "multipart",
   summary: "Rebuild a damaged PDF's cross-reference table, page tree and broken streams, written linearized; unrecoverable files get 422.",
   operations: [{ key: "pdf.repair", name: "Repair PDF", credits: 20, access: "free-try" }],
-  // Defaults already fit api.md: corrupt -> 422 unreadable_document, encrypted -> 422.
+  // The defaults already fit docs/reference/pdf-toolkit.md: corrupt -> 422 unreadable_document, encrypted -> 422.
   request: z.object({ file: pdfUpload415() }),
   response: z.object({
     ...urlResult,

@@ -10,11 +10,11 @@ export const splitPdf = defineTool({
   id: "split-pdf",
   name: "Split PDF",
   method: "post",
-  // api.md: the doubled segment is the real route.
+  // The doubled segment is the real route (docs/reference/pdf-merge-split.md).
   path: "/api/v1/pdf/split/split",
   body: "multipart",
   summary: "Split a PDF by page ranges, every N pages, top-level bookmarks, or page by page; one ZIP.",
-  // decisions.md: 10 credits (the summary table wins api.md's conflict).
+  // 10 credits: the original API gave both 10 and 1; docs/reference/pdf-merge-split.md settles it.
   operations: [{ key: "pdf.split", name: "Split PDF", credits: 10, access: "free-try" }],
   problems: ["no_bookmarks", "too_many_parts", "empty_output"],
   request: z.object({

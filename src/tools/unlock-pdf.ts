@@ -13,7 +13,7 @@ export const unlockPdf = defineTool({
   summary: "Remove the password from an encrypted PDF (RC4, AES-128, AES-256) given its user or owner password.",
   operations: [{ key: "pdf.unlock", name: "Unlock PDF", credits: 10, access: "free-try" }],
   anonymousNeedsOrigin: true,
-  // api.md: a corrupt PDF is a 400 here, like a wrong password.
+  // A corrupt PDF is a 400 here, like a wrong password (docs/reference/pdf-toolkit.md).
   engineErrors: { corrupt: "corrupt_pdf" },
   request: z.object({
     file: upload({ extensions: [".pdf"], wrongType: "bad_request", missing: "bad_request", empty: "bad_request" }),

@@ -16,7 +16,7 @@ export const watermarkResponse = z.object({
   credits_charged: z.number().int(),
 });
 
-/** Stores a watermarked PDF and answers api.md's watermark body (shared by both watermark tools). */
+/** Stores a watermarked PDF and answers the watermark body (docs/reference/pdf-stamps.md; shared by both watermark tools). */
 export async function watermarkAnswer(
   ctx: ToolContext,
   uploadName: string,

@@ -5,7 +5,7 @@ import { defineTool } from "./define";
 import { formBool, formInt, formNumber, upload } from "./fields";
 import { watermarkAnswer, watermarkResponse } from "./watermark-image";
 
-/** api.md: 1 to 100 characters, counted as characters (code points), not UTF-16 units. */
+/** 1 to 100 characters, counted as code points, not UTF-16 units (docs/reference/pdf-stamps.md). */
 const watermarkTextField = z
   .string()
   .refine((s) => s.trim().length > 0, "The text must not be blank.")

@@ -12,12 +12,12 @@ import { findEndpoint, listEndpoints, newEndpointId } from "./store";
 import { endpointStub } from "./stubs";
 import { createEndpointSchema, requireEventsAllowed, requireSafeUrl, updateEndpointSchema } from "./validate";
 
-// Webhook endpoint management (api.md, Webhook management): organisation-
-// scoped, dashboard JWT of a member with `manage_webhooks` (rule 9).
+// Webhook endpoint management (docs/reference/webhooks.md, Endpoints):
+// organisation-scoped, dashboard JWT of a member with `manage_webhooks`.
 
 /** Keeps emit fan-out bounded: one event never becomes more than this many deliveries. */
 export const MAX_ENDPOINTS_PER_ACCOUNT = 25;
-/** decisions.md: the previous secret stays valid this long after rotate-secret. */
+/** The previous secret stays valid this long after rotate-secret (docs/reference/webhooks.md). */
 export const ROTATION_WINDOW_MS = 24 * 3600 * 1000;
 
 const tags = ["webhooks"];
@@ -72,7 +72,7 @@ const list = defineRoute({
   id: "listWebhookEndpoints",
   method: "get",
   path: "/api/v1/webhooks",
-  // api.md writes the collection as /api/v1/webhooks/; Hono is strict about the slash, so both spellings route.
+  // The original API wrote the collection as /api/v1/webhooks/; Hono is strict about the slash, so both spellings route (docs/reference/webhooks.md).
   aliases: ["/api/v1/webhooks/"],
   tags,
   summary: "List the account's webhook endpoints",
@@ -159,7 +159,7 @@ const update = defineRoute({
     if (body.url !== undefined) set.url = await requireSafeUrl(c.env, body.url);
     if (body.description !== undefined) set.description = body.description;
     if (body.active === true) {
-      // decisions.md: re-enabling resets the failure count.
+      // Re-enabling resets the failure count (docs/reference/webhooks.md).
       Object.assign(set, { active: true, consecutiveFailures: 0, disabledReason: null, disabledAt: null });
     } else if (body.active === false) {
       set.active = false;

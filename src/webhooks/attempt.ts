@@ -11,7 +11,7 @@ import { settingsOf } from "../settings";
 // One attempt as both senders (queue consumer, endpoint alarm) make it: the
 // env's SSRF policy and timeout, the global fetch, then the health count.
 
-/** WEBHOOK_SEND_TIMEOUT_MS lets tests shorten the 10 s api.md timeout; production leaves it unset. */
+/** WEBHOOK_SEND_TIMEOUT_MS lets tests shorten the 10 s send timeout; production leaves it unset. */
 export function sendTimeoutMs(env: Env): number {
   return Math.min(settingsOf(env).WEBHOOK_SEND_TIMEOUT_MS ?? SEND_TIMEOUT_MS, SEND_TIMEOUT_MS);
 }

@@ -1,5 +1,5 @@
 // The retry policy of a delivery, as pure functions of the attempt number and
-// the clock (api.md, Webhook delivery states). The endpoint's Durable Object
+// the clock (docs/reference/webhooks.md, Delivery, retries and at-least-once). The endpoint's Durable Object
 // calls these; nothing else decides when a delivery is retried.
 //
 //   attempt 1 fails -> attempt 2 after 1 min
@@ -18,7 +18,7 @@ export const RETRY_DELAYS_MS: readonly number[] = [1 * MINUTE, 5 * MINUTE, 30 * 
 /** At most 7 attempts: the first plus one per delay. */
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
-/** api.md: the send timeout; a 2xx must arrive within it. */
+/** The send timeout; a 2xx must arrive within it (docs/reference/webhooks.md). */
 export const SEND_TIMEOUT_MS = 10_000;
 
 /**
@@ -28,10 +28,10 @@ export const SEND_TIMEOUT_MS = 10_000;
  */
 export const LAST_ATTEMPT_LEASE_MS = 1 * MINUTE;
 
-/** api.md: 15 consecutive failed attempts disable the endpoint. */
+/** 15 consecutive failed attempts disable the endpoint (docs/reference/webhooks.md, Health). */
 export const AUTO_DISABLE_AFTER = 15;
 
-/** Success is any 2xx (api.md). Redirects are not followed, so a 3xx fails. */
+/** Success is any 2xx (docs/reference/webhooks.md). Redirects are not followed, so a 3xx fails. */
 export function isSuccess(status: number): boolean {
   return status >= 200 && status <= 299;
 }

@@ -1,6 +1,6 @@
 import { PLANS, type EventTier, type PlanName } from "../config";
 
-// The event catalogue (api.md, Events; decisions.md, Beyond api.md): every
+// The event catalogue (docs/reference/webhooks.md, Event catalogue): every
 // event key, its category, the minimum plan tier that may subscribe, and the
 // shape of `data`. The event-types endpoint, create/update validation, the
 // emit-time plan filter and the README table all read this one table.

@@ -10,7 +10,7 @@ import { endpointStub } from "./stubs";
 import { decodeCursor, deliveriesQuerySchema, encodeCursor } from "./validate";
 
 // Test deliveries, the delivery log and manual redelivery of one endpoint
-// (api.md, Webhook management; decisions.md, Webhooks).
+// (docs/reference/webhooks.md, Endpoints).
 
 const tags = ["webhooks"];
 const auth = "jwt:manage_webhooks";

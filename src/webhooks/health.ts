@@ -6,7 +6,7 @@ import type { SendTarget } from "./store";
 
 // Endpoint health: consecutive failed attempts, counted in D1 by single
 // atomic statements, and the auto-disable at AUTO_DISABLE_AFTER with an
-// e-mail to the account's owners through the mailer (decisions.md, Webhooks).
+// e-mail to the account's owners through the mailer (docs/reference/webhooks.md, Health).
 
 export const DISABLED_BY_FAILURES = "consecutive_failures";
 

@@ -1,4 +1,4 @@
-// Standard Webhooks signing (decisions.md, Webhooks): the secret is `whsec_`
+// Standard Webhooks signing (docs/reference/webhooks.md, Signing and verifying): the secret is `whsec_`
 // + Base64 of 32 random bytes; the signature is `v1,` + Base64 of
 // HMAC-SHA256(key = the decoded secret, "<msg id>.<timestamp>.<raw body>").
 // Several signatures travel space-separated in one header (rotation window).
@@ -7,7 +7,7 @@ import { constantTimeEqual, fromBase64, toBase64 } from "../secrets/encoding";
 
 export const SECRET_PREFIX = "whsec_";
 const SECRET_BYTES = 32;
-/** api.md: receivers reject timestamps more than 300 s from their clock. */
+/** Receivers reject timestamps more than 300 s from their clock (docs/reference/webhooks.md). */
 export const TIMESTAMP_TOLERANCE_S = 300;
 
 const encoder = new TextEncoder();

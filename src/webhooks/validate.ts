@@ -33,7 +33,7 @@ export const deliveriesQuerySchema = z.object({
   cursor: z.string().max(64).optional(),
 });
 
-/** 403 when the plan's tiers do not include every requested event (api.md's table). */
+/** 403 when the plan's tiers do not include every requested event (docs/reference/webhooks.md, Event catalogue). */
 export function requireEventsAllowed(plan: PlanName, events: EventKey[]): void {
   const denied = events.filter((e) => !planAllows(plan, e));
   if (denied.length) {

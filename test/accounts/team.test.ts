@@ -6,8 +6,8 @@ import { publicDocument } from "../openapi/support";
 import { mailedInviteToken, mailTo } from "./support";
 import type { Answer } from "../support/answers";
 
-// Team endpoints (decisions.md, Account and team) through HTTP: invitations,
-// roles, removal, and the owner rules documented in the README. Invitation
+// Team endpoints through HTTP: invitations, roles, removal, and the owner
+// rules documented in docs/reference/accounts-and-keys.md (Team). Invitation
 // tokens are read from the invitee's mail (./support.ts): the inviter never
 // sees them.
 

@@ -3,7 +3,7 @@ import { clientNetwork } from "../../src/auth/client-network";
 import { call, postJson, problem } from "../support/http";
 
 // Issue #31, item 7: anonymous calls are limited per client network (20 a
-// minute, decisions.md Limits). One IPv6 subscriber holds a whole /64, so
+// minute; docs/reference/accounts-and-keys.md, Credentials). One IPv6 subscriber holds a whole /64, so
 // IPv6 addresses count by /64; every spelling of an address counts as one.
 
 const SINGLE = "/api/v1/compression/single";

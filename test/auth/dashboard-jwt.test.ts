@@ -7,7 +7,7 @@ import { ADMIN_TOKEN, call, postJson, problem, withToken } from "../support/http
 import { signIn, ownerEmail } from "./console/support";
 
 // Issue #31, item 1: the dashboard JWT is HS256 under JWT_SECRET itself
-// (decisions.md, Credentials), so an operator's own identity system can mint
+// (docs/reference/accounts-and-keys.md, Credentials), so an operator's own identity system can mint
 // one with nothing but the configured secret and the claims sub, org, iat, exp.
 
 /** vitest.config.ts sets this JWT_SECRET for the Worker under test. */

@@ -101,7 +101,7 @@ describe("GET /api/v1/keys/{keyId}", () => {
 
     const foreign = await problem(await call(`/api/v1/keys/${key.id}`, { headers: withToken(stranger.token) }));
     expect([foreign.status, foreign.code]).toEqual([404, "not_found"]);
-    // Keys never manage keys (api.md): the key itself cannot read its record.
+    // Keys never manage keys (docs/reference/accounts-and-keys.md): the key itself cannot read its record.
     expect((await call(`/api/v1/keys/${key.id}`, { headers: withKey(key.api_key) })).status).toBe(403);
   });
 });

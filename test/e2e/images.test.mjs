@@ -1,6 +1,6 @@
 // Image toolkit through the real bundled `wrangler dev`: every output is read
 // back by native decoders (libjpeg-turbo's djpeg, libwebp's dwebp, libavif's
-// avifdec, ImageMagick's identify), which cannot run inside workerd; MozJPEG
+// avifdec, ImageMagick's identify and convert), which cannot run inside workerd; MozJPEG
 // output is compared with libjpeg-turbo's cjpeg at the same quality. A missing
 // oracle fails under CI and skips visibly elsewhere (requireTool).
 import assert from "node:assert/strict";
@@ -113,6 +113,72 @@ test("every target format is readable by a native decoder", (t) => {
     const avif = await ok("/api/v1/image/convert", input, "rgba.png", { target_format: "avif" });
     run("avifdec", [avif.path, join(tmp, "a.png")]);
     assert.deepEqual(identify(join(tmp, "a.png")), ["PNG", "128x128"]);
+  })();
+});
+
+/** A picture's first frame as ImageMagick decodes it: 8-bit RGBA, four bytes a pixel, rows top down. */
+const rgbaOf = (path) => {
+  const r = spawnSync("convert", [`${path}[0]`, "-depth", "8", "rgba:-"], { maxBuffer: 1 << 28 });
+  assert.equal(r.status, 0, `convert ${path} rgba:-: ${r.stderr}`);
+  return r.stdout;
+};
+
+test("BMP, GIF and TIFF outputs hold the source's pixels as ImageMagick decodes them", (t) => {
+  // The workerd suite reads these formats back with our own decoders
+  // (test/support/images/pixels.ts): our reader judging our writer. Here
+  // ImageMagick decodes them, and the source too, the same way.
+  if (!requireCorpus(t) || !requireTool(t, "convert")) return;
+  return (async () => {
+    const src = rgbaOf(corpusPath("images/libvips/rgba.png"));
+    const pixels = src.length / 4;
+    const alphas = Array.from({ length: pixels }, (_, p) => src[4 * p + 3]);
+    // 128x128: 7,166 transparent, 8,998 opaque and a soft edge of translucent pixels between them.
+    assert.ok(alphas.filter((a) => a === 0).length > 1000, "transparent pixels");
+    assert.ok(alphas.filter((a) => a === 255).length > 1000, "opaque pixels");
+    assert.ok(alphas.filter((a) => a > 0 && a < 255).length > 100, "translucent pixels");
+    const out = {};
+    for (const target of ["tiff", "bmp", "gif"]) {
+      const { path } = await ok("/api/v1/image/convert", corpus("libvips/rgba.png"), "rgba.png", { target_format: target });
+      out[target] = rgbaOf(path);
+      assert.equal(out[target].length, src.length, `${target}: 128x128`);
+    }
+
+    // TIFF keeps alpha (RGBA, Deflate): every channel of every pixel, the colour under transparent ones included.
+    assert.ok(out.tiff.equals(src), "TIFF: the source's RGBA, exactly");
+
+    // BMP (24-bit) drops alpha: the source composited onto white, exactly,
+    // which on the source's opaque pixels is their colour. (c·a + 255·(255−a))/255
+    // is never halfway between two integers, so rounding has one answer.
+    const bmpOff = [];
+    for (let p = 0; p < pixels; p++) {
+      const a = alphas[p];
+      const expect = [0, 1, 2].map((c) => Math.round((src[4 * p + c] * a + 255 * (255 - a)) / 255));
+      const got = [...out.bmp.subarray(4 * p, 4 * p + 4)];
+      if (got.join() !== [...expect, 255].join()) bmpOff.push(`pixel ${p} alpha ${a}: ${got} for ${expect}`);
+    }
+    assert.deepEqual(bmpOff.slice(0, 5), [], `BMP: ${bmpOff.length} pixels are not the source on white`);
+
+    // GIF keeps one transparent palette entry: alpha is thresholded at 50%,
+    // checked on every pixel. Colour goes through a 256-colour dithered
+    // palette and is compared only where the source is opaque (a transparent
+    // pixel's colour is the palette's, a translucent one's is thresholded).
+    // Bounds measured 2026-12-03: mean 1.95, max 14.
+    const alphaOff = alphas.filter((a, p) => out.gif[4 * p + 3] !== (a >= 128 ? 255 : 0)).length;
+    assert.equal(alphaOff, 0, "GIF: opaque exactly where the source's alpha is at least 128");
+    let sum = 0;
+    let max = 0;
+    let opaque = 0;
+    for (let p = 0; p < pixels; p++) {
+      if (alphas[p] !== 255) continue;
+      opaque++;
+      for (let c = 0; c < 3; c++) {
+        const d = Math.abs(out.gif[4 * p + c] - src[4 * p + c]);
+        sum += d;
+        max = Math.max(max, d);
+      }
+    }
+    const mean = sum / (3 * opaque);
+    assert.ok(mean < 3 && max <= 24, `GIF on opaque pixels: mean abs error ${mean.toFixed(2)}, max ${max}`);
   })();
 });
 

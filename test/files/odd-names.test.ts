@@ -26,7 +26,7 @@ type Caller = (name: string, key: string) => Promise<Response>;
 const pdfPart = async (name: string) => file(await plainPdf(2), name);
 const pngPart = async (name: string) => file(await makeImage("png", 40, 30, [200, 40, 40]), name.replace(/\.pdf$/, ".png"), "image/png");
 
-/** Every tool that stores an output, called as simply as it allows; the URL field differs by tool (api.md). */
+/** Every tool that stores an output, called as simply as it allows; the URL field differs by tool (docs/reference/files.md). */
 const TOOLS: Record<string, { call: Caller; url: (body: Record<string, unknown>) => string }> = {
   merge: {
     call: async (n, k) => postForm("/api/v1/pdf/merge/merge", { files: [await pdfPart(n), await pdfPart("b.pdf")] }, withKey(k)),

@@ -20,7 +20,7 @@ function documented(...docs: Document[]): Set<string> {
   return new Set(docs.flatMap((d) => operations(d).map(([path, method]) => `${method.toUpperCase()} ${path}`)));
 }
 
-/** Other spellings of a declared route (api.md's trailing slash, a page's redirect), routed but not documented twice. */
+/** Other spellings of a declared route (the webhooks collection's trailing slash, a page's redirect), routed but not documented twice. */
 const ALIASES = new Set(
   ROUTES.flatMap((r) => [...(r.aliases ?? []).map((a) => `${r.method.toUpperCase()} ${a}`), ...(r.redirectsFrom ?? []).map((a) => `GET ${a}`)]),
 );

@@ -26,7 +26,7 @@ describe.each(TOOLS.map((t) => [t.id, t] as const))("contract: %s", (_id, tool) 
   it("applies its access class to anonymous callers", async () => {
     const res = await call(tool.path, emptyBody(tool));
     if (tool.anonymousNeedsOrigin) {
-      // api.md rule 4: anonymous server-side calls (no browser Origin) are 401.
+      // Anonymous server-side calls (no browser Origin) are 401 (docs/reference/pdf-toolkit.md, Unlock PDF).
       expect(res.status).toBe(401);
       const fromBrowser = await call(tool.path, { ...emptyBody(tool), headers: { Origin: "https://app.example" } });
       expect(fromBrowser.status).not.toBe(401);
@@ -105,7 +105,7 @@ describe("documents", () => {
     const missing = await call("/api/v1/nope");
     expect(missing.status).toBe(404);
     expect((await problem(missing)).code).toBe("not_found");
-    // api.md: the doubled segment is the route; the single one is not.
+    // The doubled segment is the route; the single one is not (docs/reference/pdf-merge-split.md).
     expect((await call("/api/v1/pdf/merge", { method: "POST", body: new FormData() })).status).toBe(404);
   });
 });

@@ -10,7 +10,7 @@ import { problem } from "../support/http";
 // settings.ts and secrets/keys.ts: the environment is checked once, a bad or
 // missing setting is a 503 naming it, and file links are signed with a key
 // derived for that use. Dashboard JWTs are HS256 under JWT_SECRET itself, as
-// decisions.md defines them: test/auth/dashboard-jwt.test.ts covers those.
+// docs/reference/accounts-and-keys.md defines them: test/auth/dashboard-jwt.test.ts covers those.
 
 const app = buildApp();
 const fetchWith = (overrides: Partial<Record<keyof Env, string | undefined>>, path: string) =>

@@ -5,7 +5,7 @@ import { postForm, problem, withKey, type form } from "./http";
 type Fields = Parameters<typeof form>[0];
 
 /**
- * api.md metering, checked against the account balance: a success charges
+ * Metering (docs/reference/README.md, Tools; docs/reference/errors.md), checked against the account balance: a success charges
  * exactly `cost` (header, body and balance agree), a failing call is refunded
  * and reports 0, and (for free-try tools) an anonymous call costs 0.
  */

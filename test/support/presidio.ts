@@ -45,8 +45,8 @@ export async function presidioVectors(): Promise<Vector[]> {
  */
 export function deliberateDifference(v: Vector): { reason: string; expected: string[] } | null {
   const none = (reason: string) => ({ reason, expected: [] });
-  if (v.entity === "IP_ADDRESS" && v.text.includes(":")) return none("api.md: IP_ADDRESS means IPv4 addresses");
-  if (v.entity === "IN_PAN" && !/[A-Z]{5}\d{4}[A-Z]/.test(v.text)) return none("api.md: PAN_INDIA is the pattern AAAAA9999A");
+  if (v.entity === "IP_ADDRESS" && v.text.includes(":")) return none("IP_ADDRESS means IPv4 addresses (docs/reference/pdf-stamps.md)");
+  if (v.entity === "IN_PAN" && !/[A-Z]{5}\d{4}[A-Z]/.test(v.text)) return none("PAN_INDIA is the pattern AAAAA9999A (docs/reference/pdf-stamps.md)");
   if (v.entity === "US_SSN" && v.text === "693-09.4444") return { reason: "issue #14: mixed separators are how people type SSNs", expected: ["693-09.4444"] };
   return null;
 }

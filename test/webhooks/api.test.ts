@@ -9,8 +9,8 @@ import { BASE, call, postJson, problem, withKey, withToken } from "../support/ht
 import { createEndpoint, getEndpoint, listDeliveries, patchEndpoint, sendTest } from "./support/hooks";
 import { installNetwork, receiver, setDns } from "./support/network";
 
-// Webhook management over HTTP (api.md, Webhook management; Authentication
-// rule 9; decisions.md, Webhooks): records, validation, plan tiers, who may
+// Webhook management over HTTP (docs/reference/webhooks.md, Endpoints and
+// SSRF policy): records, validation, plan tiers, who may
 // call, and the SSRF check at create and update.
 
 beforeAll(installNetwork);
@@ -91,7 +91,7 @@ describe("validation", () => {
   });
 });
 
-describe("plan tiers (api.md Events table, decisions.md plans)", () => {
+describe("plan tiers (docs/reference/webhooks.md, Event catalogue)", () => {
   const FREE_TIER = ["credits.low", "job.completed", "job.failed", "job.processing", "job.queued"];
 
   for (const plan of ["free", "starter"]) {

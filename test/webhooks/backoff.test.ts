@@ -13,7 +13,7 @@ import {
 const MIN = 60_000;
 const H = 60 * MIN;
 
-describe("retry policy (api.md, Webhook delivery)", () => {
+describe("retry policy (docs/reference/webhooks.md, Delivery)", () => {
   it("is 7 attempts with 1m, 5m, 30m, 2h, 5h, 12h between them", () => {
     expect(MAX_ATTEMPTS).toBe(7);
     expect(RETRY_DELAYS_MS).toEqual([MIN, 5 * MIN, 30 * MIN, 2 * H, 5 * H, 12 * H]);

@@ -10,7 +10,7 @@ import { createEndpoint, listDeliveries, pay, sendTest } from "./support/hooks";
 import { always, eventually, installNetwork, receiver, type Receiver } from "./support/network";
 
 // Every catalogued event really fires from the operation that causes it
-// (api.md Events; decisions.md, Beyond api.md), arrives signed, and carries
+// (docs/reference/webhooks.md, Event catalogue), arrives signed, and carries
 // exactly the `data` fields the catalogue documents.
 
 beforeAll(installNetwork);

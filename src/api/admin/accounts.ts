@@ -9,7 +9,7 @@ import { planName } from "../../config";
 import { accountView, loadAccount } from "../accounts";
 import { grant } from "./grant";
 
-// Operator API, accounts (decisions.md): bootstrap, support and tests.
+// Operator API, accounts (docs/reference/accounts-and-keys.md, Operator API): bootstrap, support and tests.
 
 const tags = ["operator"];
 const accountParams = z.object({ id: z.string().describe("The account's id (acc_...).") });

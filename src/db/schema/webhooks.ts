@@ -34,8 +34,8 @@ export const webhookEndpoints = sqliteTable(
 );
 
 /**
- * Every e-mail the service writes (decisions.md: the owner alert of an
- * auto-disabled endpoint), kept after it is sent; src/mail/outbox.ts sends it.
+ * Every e-mail the service writes (the owner alert of an auto-disabled
+ * endpoint among them: docs/reference/webhooks.md), kept after it is sent; src/mail/outbox.ts sends it.
  */
 export const outboxEmails = sqliteTable(
   "outbox_emails",

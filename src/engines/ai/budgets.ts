@@ -23,7 +23,7 @@ export const AI_BUDGETS = {
   /** Scanned pages OCR reads for AI extract's text path (a PDF without a text layer): the first ones, where invoices, receipts and résumés keep their fields. */
   extractOcrPages: 5,
   extractMaxTokens: 2_000,
-  /** Pages a vision call looks at: api.md's window for AI extract, and per call for Markdown, Excel and DOCX. */
+  /** Pages a vision call looks at: AI extract's whole window (first 3 pages or fewer), and per call for Markdown, Excel and DOCX. */
   visionPagesPerCall: 3,
   /** Pages the vision engine reads for Markdown, Excel and DOCX; later pages come from the deterministic engine. */
   visionMaxPages: 12,

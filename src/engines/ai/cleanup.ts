@@ -5,7 +5,7 @@ import { chunkMarkdown } from "./chunks";
 import { guardRewrite } from "./content-guard";
 import { chat } from "./provider";
 
-// LLM cleanup of deterministic or OCR Markdown (api.md: best effort). The
+// LLM cleanup of deterministic or OCR Markdown (docs/tools/ai.md: best effort). The
 // document goes in heading-bounded chunks; each rewrite must pass the
 // content guard, and one failing chunk fails the whole cleanup, so the
 // caller answers the deterministic Markdown unchanged.

@@ -1,5 +1,5 @@
 // The AI seam's vocabulary: one chat call, whichever backend answers it
-// (decisions.md, "AI and OCR": Workers AI in production, an OpenAI-compatible
+// (docs/tools/ai.md, Configuring a model: Workers AI in production, an OpenAI-compatible
 // endpoint locally and in tests).
 
 export type ModelKind = "text" | "vision";

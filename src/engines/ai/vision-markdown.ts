@@ -7,7 +7,7 @@ import { markdownOfImages } from "./vision-pages";
 // engine=vision for PDF to Markdown: the first AI_BUDGETS.visionMaxPages
 // pages read by the vision model, the pages after them by the layout engine
 // (a long document costs a bounded number of model calls). "" when the
-// model found nothing on any page it read: the tool falls back (api.md).
+// model found nothing on any page it read: the tool falls back (docs/tools/ai.md, Vision roads).
 
 export async function visionMarkdownOfPdf(env: Env, bytes: Uint8Array): Promise<string> {
   const { images, pages } = await renderForVision(bytes, AI_BUDGETS.visionMaxPages);

@@ -1,4 +1,4 @@
-// block_ads (api.md: best effort): requests to these hosts, or any subdomain
+// block_ads (docs/tools/html-to-pdf.md: best effort): requests to these hosts, or any subdomain
 // of them, are aborted before they leave the browser. A short list of the
 // ad-serving and tracking networks that account for most ad requests on
 // ordinary pages (drawn from the EasyList and Peter Lowe's ad server lists);

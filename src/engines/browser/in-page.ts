@@ -33,7 +33,7 @@ export const HAS_CSS_PAGE_SIZE = `(() => {
   return false;
 })()`;
 
-// remove_popups (api.md: best effort). (1) Elements matching common
+// remove_popups (docs/tools/html-to-pdf.md: best effort). (1) Elements matching common
 // consent-manager and modal selectors are removed. (2) Any element positioned
 // fixed or sticky with a z-index of 100 or more that covers a quarter of the
 // viewport, or spans half its width at its top or bottom edge (a banner), is

@@ -2,7 +2,7 @@ import { saveCopy, withPdf } from "../mupdf/core/document";
 import { type OutlineNode, writeOutline } from "../mupdf/pages/outline";
 import { SAVE } from "../mupdf/core/save-options";
 
-// outline (beyond api.md): Chromium writes bookmarks from the headings when
+// outline (beyond the original API): Chromium writes bookmarks from the headings when
 // asked, but only where it runs with its document-outline feature (miniflare
 // launches it so; Browser Rendering's Chromium is not documented to). When
 // the printed PDF has none, we build them with MuPDF: each heading's page is

@@ -1,4 +1,4 @@
-// Paper sizes and margin presets of HTML to PDF (api.md: page_format, margin),
+// Paper sizes and margin presets of HTML to PDF (docs/tools/html-to-pdf.md: page_format, margin),
 // in CSS units Chromium takes as they are. Pure tables, one place.
 
 export const PAGE_FORMATS = {

@@ -89,7 +89,7 @@ const PX_PER_MM = 96 / 25.4;
 /**
  * The paper for one_long_page: the viewport's width and the document's full
  * height, measured in the print media the PDF is made with, after layout and
- * web fonts (api.md: one continuous page, no pagination). The margins are
+ * web fonts (docs/tools/html-to-pdf.md: one continuous page, no pagination). The margins are
  * added around it so the content keeps the width it was measured at.
  */
 async function longPage(page: Page, load: LoadOptions, scale: number, margin: Record<"top" | "bottom" | "left" | "right", string>, deadline: Deadline) {

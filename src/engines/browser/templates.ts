@@ -19,7 +19,7 @@ export interface RunningTemplates {
   footerTemplate: string;
 }
 
-/** api.md: footer_html overrides page_numbers; nothing asked gives null (no header or footer). */
+/** docs/tools/html-to-pdf.md: footer_html overrides page_numbers; nothing asked gives null (no header or footer). */
 export function runningTemplates(opts: { headerHtml?: string; footerHtml?: string; pageNumbers?: boolean }): RunningTemplates | null {
   const footer = opts.footerHtml ? wrap(opts.footerHtml, "left") : opts.pageNumbers ? PAGE_NUMBERS_FOOTER : null;
   const header = opts.headerHtml ? wrap(opts.headerHtml, "left") : null;

@@ -5,7 +5,7 @@ export type RenderSource = { kind: "markup"; html: string; assets?: ReadonlyMap<
 
 /** How the page is loaded before it is printed or captured. */
 export interface LoadOptions {
-  /** Viewport width in CSS px (api.md: screen_width). */
+  /** Viewport width in CSS px (docs/tools/html-to-pdf.md: screen_width). */
   screenWidth?: number;
   screenHeight?: number;
   blockAds?: boolean;

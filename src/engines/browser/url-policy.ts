@@ -6,7 +6,7 @@ import { checkTarget, type Resolver, TargetRefused } from "../../net/ssrf";
 // What a page may load: the webhook SSRF guard's rules (no private,
 // loopback, link-local, CGNAT, multicast, reserved or metadata address, in
 // any spelling, nor a name that resolves to one), with http allowed as
-// api.md says. The webhook dev switches are deliberately not read: only
+// docs/tools/html-to-pdf.md says. The webhook dev switches are deliberately not read: only
 // BROWSER_DEV_ALLOWED_ORIGINS, a list of exact loopback origins for a local
 // page server, opens anything, and settings.ts refuses non-loopback entries.
 

@@ -5,7 +5,7 @@ import { diffArrays, diffWords } from "diff";
 // as adjacent removed and added lines: a paragraph edited and moved still
 // pairs with its new self.
 
-/** Lists in the answer are cut here (api.md); the totals are not. */
+/** Lists in the answer are cut here (docs/reference/compare.md); the totals are not. */
 export const MAX_LISTED = 200;
 /** Lines at least this alike (character trigrams, Dice) count as one line modified rather than one removed and one added. */
 export const MODIFIED_AT = 0.5;

@@ -4,8 +4,8 @@ import { EngineError } from "../errors";
 import { pdfPageTexts } from "../mupdf/render/page-images";
 import { decodeUnicodeText } from "../text/decode";
 
-// Both documents of a comparison read as lines of text. api.md: the first
-// file's extension decides how both are read.
+// Both documents of a comparison read as lines of text. The first file's
+// extension decides how both are read (docs/reference/compare.md).
 
 export type CompareFormat = "pdf" | "docx" | "txt";
 

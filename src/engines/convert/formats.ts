@@ -1,5 +1,5 @@
 // The formats Convert document speaks, named the way callers write them.
-// api.md: "The source format is inferred from the filename extension".
+// The source format comes from the file name's extension (docs/tools/convert-document.md).
 
 export const SOURCE_FORMATS = ["pdf", "docx", "txt", "md", "html", "jpg", "png", "webp", "gif", "bmp", "tiff", "avif"] as const;
 export type SourceFormat = (typeof SOURCE_FORMATS)[number];

@@ -13,7 +13,7 @@ import { textSimilarity } from "./text-similarity";
 // Every pair Convert document runs: the one table that routing, the 422 for
 // an unknown pair, OpenAPI's target_format description and
 // docs/tools/convert-document.md read. `engine` is what `engine_used`
-// answers: our own names for what really runs (decisions.md, Engine names).
+// answers: our own names for what really runs, not the original service's.
 
 export interface ConvertInput {
   bytes: Uint8Array;

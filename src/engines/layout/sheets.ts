@@ -12,8 +12,8 @@ export interface PageTables {
 
 /**
  * One sheet per table named by page and index ("Page 2 Table 1"); with no
- * table anywhere, one sheet per page holding its text lines (api.md's
- * per-page text fallback).
+ * table anywhere, one sheet per page holding its text lines (the per-page
+ * text fallback of docs/tools/pdf-to-markdown.md, PDF to Excel).
  */
 export function sheetsOf(pages: PageTables[]): { sheets: Sheet[]; tablesFound: number } {
   const tables = pages.flatMap(({ page, tables }) => readingOrder(tables).map((table, i) => ({ page: page.index, index: i, table })));

@@ -1,4 +1,4 @@
-// Page-number format strings (api.md, Page numbers): literal text around the
+// Page-number format strings (docs/reference/pdf-stamps.md, Page numbers): literal text around the
 // tokens {n}, {roman}, {ROMAN}, {alpha}, {ALPHA} and {total}. Pure functions.
 
 export const FORMAT_TOKENS = ["n", "roman", "ROMAN", "alpha", "ALPHA", "total"] as const;

@@ -10,7 +10,7 @@ import { constantTimeEqual } from "../../secrets/encoding";
 /** The header carrying OCR_SHARED_SECRET from the main Worker to the OCR Worker. */
 export const CALLER_HEADER = "x-ocr-caller-secret";
 
-/** The one setting both sides read; kept here rather than in Env, which the OCR Worker does not share. */
+/** The one setting both sides read, declared here because the OCR Worker does not share Env (which extends this). */
 export interface OcrCallerEnv {
   OCR_SHARED_SECRET?: string;
 }

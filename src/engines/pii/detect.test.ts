@@ -29,7 +29,7 @@ describeWithCorpus("PII detectors on Presidio's recogniser strings", () => {
 
 describeWithCorpus("recall and precision over Presidio's strings", () => {
   it("scores recall and precision against Presidio's own answers (figures in the README)", () => {
-    // Presidio's answers as they are, and within api.md's scope (IPv4 only, PAN as AAAAA9999A).
+    // Presidio's answers as they are, and within our types' scope (IPv4 only, PAN as AAAAA9999A; docs/reference/pdf-stamps.md).
     const score = (inScope: (v: (typeof all)[number]) => boolean) => {
       let expected = 0;
       let hits = 0;
@@ -45,7 +45,7 @@ describeWithCorpus("recall and precision over Presidio's strings", () => {
     const raw = score(() => true);
     const scoped = score((v) => !deliberateDifference(v) || deliberateDifference(v)!.expected.length > 0);
     console.log(
-      `PII on Presidio's ${all.length} strings: recall ${raw.recall.toFixed(3)}, precision ${raw.precision.toFixed(3)}; within api.md's scope: recall ${scoped.recall.toFixed(3)}, precision ${scoped.precision.toFixed(3)}`,
+      `PII on Presidio's ${all.length} strings: recall ${raw.recall.toFixed(3)}, precision ${raw.precision.toFixed(3)}; within our scope: recall ${scoped.recall.toFixed(3)}, precision ${scoped.precision.toFixed(3)}`,
     );
     expect(scoped.recall).toBe(1);
     expect(scoped.precision).toBeGreaterThanOrEqual(0.99);
@@ -93,7 +93,7 @@ describe("check digits", () => {
 });
 
 describe("detection in running text", () => {
-  it("settles overlaps by api.md's priority and reports every type", () => {
+  it("settles overlaps by the types' priority and reports every type", () => {
     const text = [
       "Card 4111 1111 1111 1111, Aadhaar 3123 4567 8909, IBAN DE89 3704 0044 0532 0130 00,",
       "SSN 078-05-1123, ITIN 912-70-1234, PAN ABCPD1234Z, mail jane.doe@example.org,",

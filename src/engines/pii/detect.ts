@@ -15,9 +15,9 @@ const DETECTORS: Record<EntityType, (text: string) => Span[]> = {
 };
 
 /**
- * Finds the requested entity types in `text`. Overlaps are settled by
- * api.md's priority order (an earlier type wins), then by the earlier and
- * longer match. The result is sorted by position and never overlaps.
+ * Finds the requested entity types in `text`. Overlaps are settled by the
+ * types' priority order (an earlier type wins; docs/reference/pdf-stamps.md),
+ * then by the earlier and longer match. The result is sorted by position and never overlaps.
  */
 export function detectPii(text: string, types: readonly EntityType[] = ENTITY_TYPES): PiiMatch[] {
   const wanted = ENTITY_TYPES.filter((t) => types.includes(t));

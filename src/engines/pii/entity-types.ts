@@ -1,4 +1,4 @@
-// api.md, Redact PII: the supported types in match-priority order (an earlier
+// Redact PII (docs/reference/pdf-stamps.md): the supported types in match-priority order (an earlier
 // type wins when two matches overlap).
 export const ENTITY_TYPES = ["CREDIT_CARD", "AADHAAR", "IBAN", "US_SSN", "US_ITIN", "PAN_INDIA", "EMAIL", "IP_ADDRESS", "PHONE"] as const;
 

@@ -1,6 +1,6 @@
-// Strict Base64 for Compress PDF's file_data (api.md: invalid Base64 is a
-// 400). Whitespace and a data: URL prefix are tolerated, as is the URL-safe
-// alphabet and missing padding; any other character, misplaced padding or an
+// Strict Base64 for Compress PDF's file_data (docs/reference/pdf-toolkit.md:
+// invalid Base64 is a 400). Whitespace and a data: URL prefix are tolerated,
+// as is the URL-safe alphabet and missing padding; any other character, misplaced padding or an
 // impossible length makes the input invalid. A lookup table decodes 50 MB
 // in a fraction of what atob plus a copy loop takes.
 

@@ -1,6 +1,7 @@
 // PDF dates ("D:20070113191400+01'00'", PDF 32000-1 7.9.4) and XMP dates
-// (ISO 8601) to api.md's form: ISO-8601 without a zone. The wall-clock time
-// is kept as the document records it; the offset is dropped, not applied.
+// (ISO 8601) to the answer's form, ISO-8601 without a zone
+// (docs/reference/pdf-toolkit.md, PDF metadata). The wall-clock time is kept
+// as the document records it; the offset is dropped, not applied.
 
 const PDF_DATE = /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?/;
 const ISO_DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?)?)?/;

@@ -116,7 +116,7 @@ describe("GET /api/v1/auth/session", () => {
     const sid = (await env.DB.prepare("SELECT id FROM sessions WHERE user_id = ?").bind(s.body.user.id).first<{ id: string }>())?.id as string;
     const now = Math.floor(Date.now() / 1000);
     const claims = { sub: s.body.user.id, org: s.body.account.id, sid, iat: now - 360, exp: now + 1440 };
-    // Dashboard JWTs are HS256 under JWT_SECRET itself (decisions.md, Credentials).
+    // Dashboard JWTs are HS256 under JWT_SECRET itself (docs/reference/accounts-and-keys.md, Credentials).
     const old = await sign(claims, env.JWT_SECRET as string, "HS256");
     const res = await call("/api/v1/account", { headers: { Cookie: `__Host-session=${old}` } });
     expect(res.status).toBe(200);

@@ -23,7 +23,7 @@ async function usage(auth: AuthHeaders, query = ""): Promise<Usage> {
   return (await res.json()) as Usage;
 }
 
-/** Merges and checks the charge each call reports: api.md's 10 credits. */
+/** Merges and checks the charge each call reports: Merge PDF's 10 credits. */
 async function chargedMerge(auth: AuthHeaders): Promise<void> {
   const res = await merge(auth);
   expect(res.status).toBe(200);

@@ -4,8 +4,8 @@ import { postFormWith, script, stubEnv, stubModels, stubRequests } from "../../s
 import { call, file, postForm, problem, withKey } from "../../support/http";
 import { layoutPdf } from "../../support/pdf.mjs";
 
-// AI extract's gates and failures: api.md Authentication 2 (PRO or
-// ENTERPRISE), scopes, decisions.md's unconfigured answers, the schema's
+// AI extract's gates and failures (docs/tools/ai.md): the pro and enterprise
+// plans only, scopes, the answers without a model, the schema's
 // 422s, and the model call's retry, timeout and failure, all refunded.
 
 const PATH = "/api/v1/ai/extract-data";

@@ -6,8 +6,8 @@ import { encryptedPdf, layoutPdf, scanOf } from "../../support/pdf.mjs";
 import type { Answer } from "../../support/answers";
 
 // AI extract with engine=vision: the first 3 pages or fewer as images to the
-// vision model (api.md, Limits); found nothing → the text path, still 200
-// credits (api.md).
+// vision model; found nothing → the text path, still 200 credits
+// (docs/tools/ai.md, AI extract).
 
 const PATH = "/api/v1/ai/extract-data";
 const pages = (n: number) => layoutPdf(Array.from({ length: n }, (_, i) => [{ text: `Receipt page ${i + 1} total 42.50`, x: 72, y: 100 }]));

@@ -4,7 +4,7 @@ import { file, postForm, problem, withKey } from "../../support/http";
 import { corruptPdf, docxOf, encryptedPdf, fixturePdf } from "../../support/pdf.mjs";
 import type { Answer } from "../../support/answers";
 
-// api.md, Compare documents; issue #12: modified lines matched by similarity,
+// Compare documents (docs/reference/compare.md); issue #12: modified lines matched by similarity,
 // lists capped at 200 and totals not, scores consistent, type echoed.
 
 const PATH = "/api/v1/analyze/compare";

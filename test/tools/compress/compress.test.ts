@@ -28,7 +28,7 @@ async function compress(bytes: Uint8Array, auth: Record<string, string> = {}, op
 
 describe("POST /api/v1/compression/single", () => {
   // A three-page 300 dpi scan: on two busy cores this takes up to a minute.
-  it("anonymous: medium level, every api.md field, a smaller PDF that still looks the same", { timeout: 180_000 }, async () => {
+  it("anonymous: medium level, every response field, a smaller PDF that still looks the same", { timeout: 180_000 }, async () => {
     const { res, body } = await compress(scan);
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(res.headers.get("X-Credits-Charged")).toBe("0");
@@ -39,7 +39,7 @@ describe("POST /api/v1/compression/single", () => {
     expect(body.compression_ratio).toBeCloseTo(body.compressed_size / body.original_size, 3);
     expect(body.images_recompressed).toBe(3);
     expect(body.processing_time_ms).toBeGreaterThanOrEqual(0);
-    // 24 h link under tmp/ with a signature (decisions.md, Outputs).
+    // 24 h link under tmp/ with a signature (docs/reference/files.md).
     expect(body.download_url).toMatch(/\/files\/tmp\/.*\?expires=\d+&sig=/);
     const hours = (Date.parse(body.expires_at) - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(23.9);
@@ -146,7 +146,7 @@ describe("POST /api/v1/compression/single", () => {
   });
 });
 
-describe("compress PDF errors (api.md, Errors)", () => {
+describe("compress PDF errors (docs/reference/pdf-toolkit.md)", () => {
   const pdfB64 = () => toBase64(scan);
 
   it("400 invalid_base64, refunded: the balance does not move", async () => {

@@ -17,7 +17,7 @@ export async function convert(bytes: Uint8Array, name: string, target: string, e
 
 const CANONICAL: Record<string, string> = { jpeg: "jpg", markdown: "md" };
 
-/** Converts, checks api.md's body and answers the downloaded output. */
+/** Converts, checks the answer's body (docs/tools/convert-document.md) and answers the downloaded output. */
 export async function converted(bytes: Uint8Array, name: string, target: string, engine: string, extra: Record<string, string> = {}) {
   const { res, body } = await convert(bytes, name, target, extra);
   expect(res.status, JSON.stringify(body)).toBe(200);

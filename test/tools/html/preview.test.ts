@@ -85,7 +85,7 @@ describe("HTML preview: refusals", () => {
       "outline",
       "tagged",
     ]) {
-      expect(toPdf[name]?.description, name).toMatch(/Beyond api.md/);
+      expect(toPdf[name]?.description, name).toMatch(/^Beyond the original API/);
     }
   });
 });

@@ -12,7 +12,7 @@ async function merge(files: File[], extra: Record<string, string> = {}) {
 }
 
 describe("POST /api/v1/pdf/merge/merge", () => {
-  it("merges in order with every response field of api.md", async () => {
+  it("merges in order with every response field", async () => {
     const a = await makePdf({ pages: 2, label: "Alpha" });
     const b = await makePdf({ pages: 1, label: "Beta" });
     const c = await makePdf({ pages: 3, label: "Gamma" });

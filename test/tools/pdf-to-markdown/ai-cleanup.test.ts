@@ -7,7 +7,7 @@ import { file, withKey } from "../../support/http";
 import { layoutPdf, type LayoutItem, scanOf } from "../../support/pdf.mjs";
 import { type MarkdownBody, PATH, toMarkdown } from "./client";
 
-// llm_cleanup (api.md: best effort, 100 credits): the layout engine's
+// llm_cleanup (docs/tools/ai.md: best effort, 100 credits): the layout engine's
 // Markdown goes to the text model in heading-bounded chunks; a rewrite that
 // drops or invents content is refused and the deterministic Markdown comes
 // back unchanged, engine without +llm, the LLM rate still billed.

@@ -5,7 +5,7 @@ import { file, problem, withKey } from "../../support/http";
 import { encryptedPdf, layoutPdf, scannedPdf } from "../../support/pdf.mjs";
 import { type MarkdownBody, PATH, toMarkdown } from "./client";
 
-// engine=vision (api.md: 200 credits; falls back to the deterministic
+// engine=vision (docs/tools/ai.md: 200 credits; falls back to the deterministic
 // engine when the model finds nothing, the vision rate still charged).
 
 const pages = (n: number) => layoutPdf(Array.from({ length: n }, (_, i) => [{ text: `Body text of page number ${i + 1}.`, x: 72, y: 100 }]));

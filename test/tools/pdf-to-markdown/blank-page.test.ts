@@ -7,8 +7,8 @@ import { layoutPdf, scanOf } from "../../support/pdf.mjs";
 import { type MarkdownBody, PATH } from "./client";
 
 // Issue #32: a PDF that says nothing is a valid document whose Markdown is
-// empty. api.md lists no "no text" error for PDF to Markdown (its 422 for
-// no extractable text is AI extract's), so a blank page, and a scan on which
+// empty. PDF to Markdown has no "no text" error (the 422 for no extractable
+// text is AI extract's; docs/tools/pdf-to-markdown.md), so a blank page, and a scan on which
 // OCR reads nothing, answer 200 with empty Markdown, billed 40 like any
 // success ("a call is charged only if it succeeds").
 

@@ -40,7 +40,7 @@ describe("PDF to Markdown: bad input", () => {
   });
 });
 
-describe("PDF to Markdown: AI paths (api.md Authentication 3, decisions.md AI and OCR)", () => {
+describe("PDF to Markdown: AI paths (paid plans; docs/tools/ai.md, Without a model)", () => {
   it("anonymous calls are 401 on every path", async () => {
     for (const extra of [{}, { llm_cleanup: "true" }, { engine: "vision" }]) {
       await expectProblem(await postForm(PATH, { file: file(await simple(), "doc.pdf"), ...extra }), 401, "unauthorized");

@@ -82,7 +82,7 @@ describe("PDF to Markdown: scanned pages through OCR", () => {
     expect(good.markdown).toContain("\n\nThe hidden layer of a searchable scan reads well enough.\n");
   });
 
-  it("a scan with no readable text is a 200 with empty Markdown, billed (issue #32; api.md has no such error for this tool)", async () => {
+  it("a scan with no readable text is a 200 with empty Markdown, billed (issue #32; this tool has no such error)", async () => {
     const acct = await accountWithKey({ credits: 500 });
     const blank = await scanOf(await layoutPdf([[{ image: [100, 100, 300, 200] }]]), { dpi: 100 });
     const res = await postForm(PATH, { file: file(blank, "scan.pdf") }, withKey(acct.key));

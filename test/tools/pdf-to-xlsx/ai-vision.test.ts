@@ -6,7 +6,7 @@ import { layoutPdf } from "../../support/pdf.mjs";
 import { readXlsx, textGrid } from "./read-xlsx";
 import type { Answer } from "../../support/answers";
 
-// PDF to Excel with engine=vision (api.md: 200 credits, paid plans): the
+// PDF to Excel with engine=vision (docs/tools/ai.md: 200 credits, paid plans): the
 // model answers the tables as JSON, which is checked and written by the
 // workbook writer (typed cells); nothing found or an unusable answer → the
 // deterministic engine, the vision rate still charged.

@@ -4,8 +4,8 @@ import { download, file, postForm, withKey } from "../../support/http";
 import { layoutPdf, scanOf } from "../../support/pdf.mjs";
 import { displayed, readXlsx } from "./read-xlsx";
 
-// PDF → Excel of a scanned table (api.md: lattice, stream, then OCR word
-// boxes for scanned pages): the scan is read by OCR and its words go through
+// PDF → Excel of a scanned table (lattice, stream, then OCR word boxes for
+// scanned pages: docs/tools/pdf-to-markdown.md, PDF to Excel): the scan is read by OCR and its words go through
 // the stream strategy like a text page's.
 
 const ROWS = [

@@ -9,7 +9,7 @@ import { mupdfTexts } from "../../support/mupdf";
 import type { Answer } from "../../support/answers";
 
 const UNLOCK = "/api/v1/security/security/password/remove";
-// Anonymous unlock must come from a browser (api.md, Authentication rule 4).
+// Anonymous unlock must come from a browser (docs/reference/pdf-toolkit.md, Unlock PDF).
 const BROWSER = { Origin: "https://app.example.test" };
 
 // Passwords and page counts from the corpus manifests (qpdf, pdf.js, docling, tabula, camelot).

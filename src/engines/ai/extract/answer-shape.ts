@@ -1,5 +1,5 @@
 // The answer's shape against its schema: declared-but-missing properties
-// filled with null (api.md: absent fields are null), the schema relaxed so
+// filled with null (docs/tools/ai.md: absent fields are null), the schema relaxed so
 // that such a null validates, and "found nothing" decided for the vision
 // fallback. Pure functions over JSON values.
 

@@ -11,7 +11,7 @@ import type { ChatImage, ChatMessage, ModelKind } from "../types";
 import { allowNullProperties, fillNulls, foundNothing } from "./answer-shape";
 import { newValidator, type OutputUnit, type Validator } from "./validator";
 
-// AI extract (api.md): the document's text, or its first pages as images,
+// AI extract (docs/tools/ai.md): the document's text, or its first pages as images,
 // to a model that answers JSON; the answer is parsed, completed with nulls
 // and validated against the schema, asked for once more with the
 // validation errors, and otherwise handed back as `_unparsed`.
@@ -30,7 +30,7 @@ export interface ExtractOutcome {
   engine: "auto" | "vision";
 }
 
-/** No text layer and nothing for the text path to read: api.md's 422. */
+/** No text layer and nothing for the text path to read: 422 no_extractable_text (docs/tools/ai.md). */
 export class NoExtractableText extends Error {
   override name = "NoExtractableText";
 }
@@ -51,7 +51,7 @@ export async function extractData(env: Env, input: ExtractInput): Promise<Extrac
     const { images } = await renderForVision(input.bytes, AI_BUDGETS.visionPagesPerCall);
     const seen = await ask(env, "vision", input.schema, `The document's first ${images.length} page(s) are attached as images, in order.`, images);
     if (seen.parsedOk && !foundNothing(seen.data)) return { ...seen, engine: "vision" };
-    // api.md: vision falls back to the text path when it finds nothing; with no text either, its own answer stands.
+    // Vision falls back to the text path when it finds nothing; with no text either, its own answer stands (docs/tools/ai.md).
     const text = await documentText(input.bytes).catch((err: unknown) => {
       if (err instanceof NoExtractableText) return null;
       throw err;

@@ -1,4 +1,4 @@
-// AI extract's presets (api.md: invoice, receipt, resume), each the JSON
+// AI extract's presets (invoice, receipt, resume), each the JSON
 // Schema the answer must meet. Every field may be null: absent fields are
 // null, never invented. docs/tools/ai.md and the OpenAPI description list
 // the fields from these objects.

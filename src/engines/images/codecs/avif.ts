@@ -16,9 +16,10 @@ interface DecoderModule {
 const decoder = emscriptenCodec("avif_dec", decFactory as unknown as EmscriptenFactory<DecoderModule>, decWasm);
 
 /**
- * Whether this build carries the AVIF codec. api.md makes AVIF an optional
- * plugin (422 when absent); this build always has it, but callers keep the
- * check so a build without the WASM only has to flip this.
+ * Whether this build carries the AVIF codec. The original API made AVIF an
+ * optional plugin (422 when absent; docs/reference/images.md); this build
+ * always has it, but callers keep the check so a build without the WASM only
+ * has to flip this.
  */
 export const AVIF_AVAILABLE = true;
 

@@ -76,7 +76,7 @@ export function readHeader(b: Uint8Array): ImageHeader {
   return { format, width, height };
 }
 
-/** The decode limit of decisions.md (100 megapixels), applied to inputs and to resize targets alike. */
+/** The decode limit (100 megapixels, docs/reference/images.md), applied to inputs and to resize targets alike. */
 export function checkPixels(width: number, height: number, what: string): void {
   const mp = (width * height) / 1e6;
   if (mp > LIMITS.imageMegapixels) {

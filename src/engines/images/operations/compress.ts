@@ -23,7 +23,7 @@ import { quantizePngStreaming } from "../pixels/quantize-stream";
 import type { ImageFormat, ImageHeader, Pixels } from "../types";
 import { resizeImage } from "./resize-image";
 
-// Compress keeps the source format (api.md). JPEG: re-quantised in the DCT
+// Compress keeps the source format (docs/reference/images.md). JPEG: re-quantised in the DCT
 // domain to MozJPEG's tables at `quality` (jpeg/requantize.ts), or MozJPEG at
 // `quality` for layouts that cannot be (CMYK, RGB-coded, arithmetic, chroma
 // finer than MozJPEG would write); either way pixels stay as stored, with the

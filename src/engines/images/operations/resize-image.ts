@@ -29,7 +29,7 @@ export interface ResizeRequest {
   paletteQuality?: number;
 }
 
-/** Target size: both sides as given, or one side with the other kept in proportion (api.md). */
+/** Target size: both sides as given, or one side with the other kept in proportion (docs/reference/images.md). */
 export function targetSize(srcW: number, srcH: number, req: { width?: number; height?: number }): [number, number] {
   let w = req.width;
   let h = req.height;

@@ -67,7 +67,8 @@ async function standIn(mupdf: Mupdf, doc: PDFDocument, change: BandedChange): Pr
 
 /**
  * Weighted mean page SSIM in [0, 1], rounded to 4 places; null when no
- * sampled page could be rendered (the caller then reports api.md's 0.9).
+ * sampled page could be rendered (the caller then reports the default 0.9,
+ * docs/reference/pdf-toolkit.md).
  */
 export async function pageSimilarity(before: Uint8Array, after: Uint8Array, changedPages: number[], banded: BandedChange[] = []): Promise<number | null> {
   const mupdf = await loadMupdf();

@@ -63,8 +63,8 @@ function pageText(doc: PDFDocument, index: number): TextStats {
 
 /**
  * Metadata and counts of a PDF. An encrypted file (whether or not it needs a
- * password to open) answers is_encrypted with zeroed counts, as api.md
- * says, rather than an error; nothing is decrypted.
+ * password to open) answers is_encrypted with zeroed counts, rather than an
+ * error (docs/reference/pdf-toolkit.md, PDF metadata); nothing is decrypted.
  */
 export function readPdfFacts(mupdf: Mupdf, bytes: Uint8Array): DocumentFacts {
   const doc = openPdfDocument(mupdf, bytes);

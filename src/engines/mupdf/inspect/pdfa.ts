@@ -4,7 +4,7 @@ import { EngineError } from "../../errors";
 import { asEngineError, openPdfDocument, type PDFDocument } from "../core/document";
 import { loadMupdf } from "../core/loader";
 
-// Structural PDF/A check (api.md: not a certified validator). It looks at
+// Structural PDF/A check, not a certified validator (docs/reference/pdf-toolkit.md). It looks at
 // what identifies a PDF/A file and what a reader needs to trust that claim:
 //   - a catalog OutputIntents entry with a GTS_PDFA1 intent and an embedded
 //     ICC profile, all intents sharing one profile (ISO 19005-2 6.2.3);

@@ -21,8 +21,8 @@ export interface RedactResult {
 /**
  * Finds PII in each page's text and removes it with MuPDF redaction: the
  * glyphs are cut from the content stream (not covered), a black box marks
- * the place, and images and vector art are left alone (api.md: images are
- * preserved). The saved output is then opened again and checked.
+ * the place, and images and vector art are left alone (images are preserved:
+ * docs/reference/pdf-stamps.md, Redact PII). The saved output is then opened again and checked.
  */
 export async function redactPdf(bytes: Uint8Array, types: readonly EntityType[]): Promise<RedactResult> {
   const mupdf = await loadMupdf();

@@ -5,7 +5,7 @@ import { withPdf } from "../core/document";
 import { BAND_PIXELS, bandedJpeg, bandedPng } from "./page-bands";
 import type { Mupdf } from "../core/loader";
 
-// PDF pages as pictures at 150 dpi (api.md), encoded by MuPDF itself: the
+// PDF pages as pictures at 150 dpi (docs/tools/convert-document.md), encoded by MuPDF itself: the
 // pixmap never leaves MuPDF's heap and no second codec heap (MozJPEG's is
 // 16 MB and never shrinks) is brought up for what is a plain encode. One
 // page is rendered and encoded at a time; what stays is the encoded files.
@@ -13,7 +13,7 @@ import type { Mupdf } from "../core/loader";
 export const RENDER_DPI = 150;
 /** Pixels of one rendered page: a 150 dpi A2 sheet is 8.7 MP; bigger pages are drawn smaller (24 MB of RGB here). */
 export const MAX_PAGE_PIXELS = 8_000_000;
-/** Pages one call renders: each page is a file in the ZIP (split's 200-part cap, api.md). */
+/** Pages one call renders: each page is a file in the ZIP (as split's 200-part cap; docs/tools/convert-document.md, Bounds). */
 export const MAX_RENDERED_PAGES = 200;
 /** Encoded bytes one call may hold before zipping (the ZIP doubles them for a moment). */
 export const MAX_RENDERED_BYTES = 40 * 1024 * 1024;

@@ -15,8 +15,8 @@ export interface ImageWatermarkOptions {
   tile: boolean;
 }
 
-// api.md: at scale 1.0 a single stamp is about 30% of the page width; a
-// tiled one about 15%.
+// At scale 1.0 a single stamp is about 30% of the page width, a tiled one
+// about 15% (docs/reference/pdf-stamps.md, Image watermark).
 const SINGLE_WIDTH = 0.3;
 const TILE_WIDTH = 0.15;
 const MAX_TILES = 200;

@@ -6,7 +6,7 @@ import { asEngineError } from "../core/document";
 
 type Image = InstanceType<Mupdf["Image"]>;
 
-/** api.md: the watermark image is downscaled to at most 1000 px on its longer side. */
+/** The watermark image is downscaled to at most 1000 px on its longer side (docs/reference/pdf-stamps.md). */
 export const MAX_STAMP_SIDE = 1000;
 
 export type StampImageFormat = "png" | "jpeg";

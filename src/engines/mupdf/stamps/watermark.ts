@@ -38,7 +38,7 @@ export async function watermarkText(bytes: Uint8Array, opts: TextWatermarkOption
     const sheet = layoutLabels(mupdf, [opts.text], { fontSize: opts.fontSize, color: opts.color });
     try {
       const [form] = graftLabelForms(doc, sheet.doc, sheet.boxes);
-      // api.md: a tiled watermark with rotation 0 runs at 45 degrees.
+      // A tiled watermark with rotation 0 runs at 45 degrees (docs/reference/pdf-stamps.md, Tile).
       const stamp: Stamp = { box: form.box, scale: 1, angle: opts.tile && opts.rotation === 0 ? 45 : opts.rotation };
       const opacity = opacityState(doc, opts.opacity);
       const pages = stampEachPage(doc, (_i, size) => {
