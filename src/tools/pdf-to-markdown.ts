@@ -1,26 +1,14 @@
 import { z } from "zod";
-import { type MarkdownResult, markdownOfPdf } from "../engines/layout";
+import type { MarkdownResult } from "../engines/layout";
 import { countHeadings, countWords } from "../engines/layout/markdown";
-import { cleanMarkdown } from "../engines/ai/cleanup";
 import { textModelConfigured, visionModelConfigured } from "../engines/ai/provider";
-import { visionMarkdownOfPdf } from "../engines/ai/vision-markdown";
-import { ocrPage } from "../engines/ocr/page";
-import type { Env } from "../env";
+import { MARKDOWN_ENGINES, type MarkdownEngine, pdfMarkdown } from "../engines/pdf-markdown/convert";
 import { ApiError } from "../errors";
 import { aiStep } from "./ai-errors";
 import { engineField, pdfUpload415 } from "./common";
 import { MODEL_PROBLEMS } from "./problems";
 import { defineTool } from "./define";
 import { formBool } from "./fields";
-
-/** Our engine names, for what really ran (docs/tools/pdf-to-markdown.md, Response). */
-const ENGINES = {
-  layout: "layout: MuPDF structured text through our layout engine (reading order, headings, lists, tables)",
-  "layout+llm": "layout, then an LLM cleanup pass",
-  ocr: "layout over OCR word boxes for the pages without a text layer (text pages keep their own text)",
-  "ocr+llm": "OCR, then an LLM cleanup pass",
-  vision: "a vision model reading the page images",
-} as const;
 
 export const pdfToMarkdown = defineTool({
   id: "pdf-to-markdown",
@@ -41,8 +29,8 @@ export const pdfToMarkdown = defineTool({
   response: z.object({
     success: z.boolean(),
     markdown: z.string().meta({ description: "CommonMark with GitHub pipe tables; images as `#page-N-image-M` references." }),
-    engine: z.enum(Object.keys(ENGINES) as [keyof typeof ENGINES]).meta({
-      description: `Pipeline that ran. ${Object.entries(ENGINES)
+    engine: z.enum(Object.keys(MARKDOWN_ENGINES) as [MarkdownEngine]).meta({
+      description: `Pipeline that ran. ${Object.entries(MARKDOWN_ENGINES)
         .map(([k, v]) => `\`${k}\`: ${v}`)
         .join("; ")}.`,
     }),
@@ -57,28 +45,22 @@ export const pdfToMarkdown = defineTool({
   }),
   async handler(ctx, input) {
     const bytes = new Uint8Array(await input.file.arrayBuffer());
-    if (input.engine === "vision") {
-      if (!visionModelConfigured(ctx.env))
-        throw new ApiError("ai_not_configured", "engine=vision needs an AI vision model, and none is configured here; use engine=auto.");
-      const seen = await aiStep(() => visionMarkdownOfPdf(ctx.env, bytes));
-      // Vision falls back to the deterministic engine when it finds nothing (docs/tools/ai.md).
-      if (seen.trim()) return answer(seen, "vision", await markdownOfPdf(bytes));
-    } else if (input.llm_cleanup && !textModelConfigured(ctx.env)) {
+    const vision = input.engine === "vision";
+    if (vision && !visionModelConfigured(ctx.env))
+      throw new ApiError("ai_not_configured", "engine=vision needs an AI vision model, and none is configured here; use engine=auto.");
+    if (!vision && input.llm_cleanup && !textModelConfigured(ctx.env)) {
       throw new ApiError(
         "llm_not_configured",
         "llm_cleanup needs an AI text model, and none is configured here; nothing was charged. Retry without llm_cleanup.",
       );
     }
-    const result = await markdownOfPdf(bytes);
-    const { markdown, engine } = await withOcr(bytes, result);
-    if (input.engine === "auto" && input.llm_cleanup) return answer(...(await cleanup(ctx.env, markdown, engine)), result);
-    return answer(markdown, engine, result);
+    // A blank or unreadable-by-OCR document is a valid document whose Markdown is empty: a 200, billed like any success (docs/tools/pdf-to-markdown.md).
+    const { markdown, engine, layout } = await aiStep(() => pdfMarkdown(ctx.env, bytes, { vision, llmCleanup: input.llm_cleanup }));
+    return answer(markdown, engine, layout);
   },
 });
 
-type Engine = keyof typeof ENGINES;
-
-function answer(markdown: string, engine: Engine, result: MarkdownResult) {
+function answer(markdown: string, engine: MarkdownEngine, result: MarkdownResult) {
   return {
     body: {
       success: true,
@@ -90,31 +72,4 @@ function answer(markdown: string, engine: Engine, result: MarkdownResult) {
       pages_without_text: result.pagesWithoutText.map((p) => p + 1),
     },
   };
-}
-
-/**
- * Scanned pages are read by OCR (src/engines/ocr) and go through the same
- * layout engine as text pages, in page order; text pages keep their own
- * text. A document that says nothing (blank pages, or scans on which OCR
- * reads nothing) is a valid document whose Markdown is empty: a 200, billed
- * like any success. This tool has no "no text" error; the 422 for no
- * extractable text is AI extract's (docs/tools/pdf-to-markdown.md).
- */
-async function withOcr(bytes: Uint8Array, result: MarkdownResult): Promise<{ markdown: string; engine: Engine }> {
-  if (!result.pagesWithoutText.length) return { markdown: result.markdown, engine: "layout" };
-  const read = await markdownOfPdf(bytes, ocrPage);
-  return { markdown: read.markdown, engine: "ocr" };
-}
-
-/** Cleanup is best effort; on failure the deterministic Markdown is answered and the LLM rate still billed (docs/tools/ai.md). */
-async function cleanup(env: Env, markdown: string, engine: Engine): Promise<[string, Engine]> {
-  // Nothing to polish (a blank document): no model call; the LLM rate is still what was asked for.
-  if (!markdown.trim()) return [markdown, engine];
-  try {
-    const polished = await cleanMarkdown(env, markdown);
-    return polished.trim() ? [polished, engine === "ocr" ? "ocr+llm" : "layout+llm"] : [markdown, engine];
-  } catch (err) {
-    console.error("llm cleanup failed; answering the deterministic Markdown", err);
-    return [markdown, engine];
-  }
 }
