@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { EngineError } from "../engines/errors";
 import {
   type AttachmentInfo,
   addAttachments,
@@ -9,12 +8,11 @@ import {
   RELATIONSHIPS,
   type Relationship,
 } from "../engines/mupdf/edit/attachments";
-import { hasPdfHeader } from "../engines/mupdf/core/sniff";
 import { zipFiles } from "../engines/zip";
 import { ApiError } from "../errors";
 import { derivedPdfName, pdfStem, safeFilename } from "../storage/outputs";
 import { attachmentMime, servedMime } from "./attachment-mime";
-import { pdfUpload415 } from "./common";
+import { pdfBytesOf, pdfUpload415 } from "./common";
 import { defineTool, type ToolContext } from "./define";
 
 const ACTIONS = ["list", "add", "extract"] as const;
@@ -156,8 +154,7 @@ export const attachments = defineTool({
     credits_charged: z.number().int(),
   }),
   async handler(ctx, input) {
-    const pdf = new Uint8Array(await input.file.arrayBuffer());
-    if (!hasPdfHeader(pdf)) throw new EngineError("unsupported", "The file is not a PDF (no %PDF- header).");
+    const pdf = await pdfBytesOf(input.file);
     const head = { job_id: ctx.jobId, status: "completed", success: true, action: input.action };
     if (input.action === "list") return { body: { ...head, attachments: (await listAttachments(pdf)).map(shown) } };
     if (input.action === "add") return { body: { ...head, ...(await add(ctx, input, pdf)) } };

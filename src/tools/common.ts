@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { EngineError } from "../engines/errors";
 import { EXTENSION, MIME, type ImageFormat, type ImageResult } from "../engines/images";
+import { hasPdfHeader } from "../engines/mupdf/core/sniff";
 import type { ToolContext } from "./define";
 import { upload } from "./fields";
 
@@ -74,5 +76,34 @@ export async function imageBody(ctx: ToolContext, file: File, result: ImageResul
       processing_time_ms: Math.max(0, Math.round(Date.now() - startedAt)),
       ...(result.notes.length ? { notes: result.notes } : {}),
     },
+  };
+}
+
+/**
+ * The upload's bytes when they are a PDF. A file that does not start with
+ * %PDF- is refused as unsupported (415 or the tool's own code) whatever it is
+ * called, before any engine parses it.
+ */
+export async function pdfBytesOf(file: File): Promise<Uint8Array> {
+  const data = new Uint8Array(await file.arrayBuffer());
+  if (!hasPdfHeader(data)) throw new EngineError("unsupported", "The file is not a PDF (no %PDF- header).");
+  return data;
+}
+
+/** The fields every finished job's answer of the PDF editing tools opens with. */
+export const completedJob = {
+  job_id: z.string(),
+  status: z.literal("completed"),
+  processing_time_ms: z.number().int(),
+  created_at: z.string(),
+};
+
+/** Those fields' values for a call whose work began at `started` (performance.now()). */
+export function completedFields(ctx: ToolContext, started: number) {
+  return {
+    job_id: ctx.jobId,
+    status: "completed" as const,
+    processing_time_ms: Math.round(performance.now() - started),
+    created_at: new Date().toISOString(),
   };
 }

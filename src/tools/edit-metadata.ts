@@ -1,10 +1,8 @@
 import { z } from "zod";
-import { EngineError } from "../engines/errors";
 import { parseIsoDate } from "../engines/mupdf/edit/dates";
 import { RESERVED_KEYS, writeMetadata } from "../engines/mupdf/edit/metadata";
-import { hasPdfHeader } from "../engines/mupdf/core/sniff";
 import { derivedPdfName } from "../storage/outputs";
-import { pdfUpload415 } from "./common";
+import { pdfBytesOf, pdfUpload415 } from "./common";
 import { defineTool } from "./define";
 import { formJson } from "./fields";
 
@@ -144,8 +142,7 @@ export const editMetadata = defineTool({
     credits_charged: z.number().int(),
   }),
   async handler(ctx, input) {
-    const data = new Uint8Array(await input.file.arrayBuffer());
-    if (!hasPdfHeader(data)) throw new EngineError("unsupported", "The file is not a PDF (no %PDF- header).");
+    const data = await pdfBytesOf(input.file);
     const { data: out, metadata } = await writeMetadata(data, {
       title: input.title,
       author: input.author,

@@ -1,9 +1,7 @@
 import { z } from "zod";
-import { EngineError } from "../engines/errors";
-import { hasPdfHeader } from "../engines/mupdf/core/sniff";
 import { organisePdf } from "../engines/mupdf/pages/organise";
 import { derivedPdfName } from "../storage/outputs";
-import { pdfUpload415 } from "./common";
+import { completedFields, completedJob, pdfBytesOf, pdfUpload415 } from "./common";
 import { defineTool } from "./define";
 import { BLANK_SIZES, parseCrop, parseInsertBlank, parseRotate, planOrganise, syntaxField } from "./organise-plan";
 import { parsePageList } from "./page-list";
@@ -57,31 +55,24 @@ export const organisePages = defineTool({
       if (i.crop_pages !== undefined && i.crop === undefined) ctx.addIssue({ code: "custom", path: ["crop_pages"], message: "crop_pages needs crop." });
     }),
   response: z.object({
-    job_id: z.string(),
-    status: z.literal("completed"),
+    ...completedJob,
     file_url: z.string(),
     pages: z.number().int().meta({ description: "Pages of the output, blank pages included." }),
     source_pages: z.number().int(),
     size: z.number().int(),
-    processing_time_ms: z.number().int(),
-    created_at: z.string(),
   }),
   async handler(ctx, input) {
     const started = performance.now();
-    const data = new Uint8Array(await input.file.arrayBuffer());
-    if (!hasPdfHeader(data)) throw new EngineError("unsupported", "The file is not a PDF (no %PDF- header).");
+    const data = await pdfBytesOf(input.file);
     const result = await organisePdf(data, (count) => planOrganise(input, count));
     const stored = await ctx.store({ filename: derivedPdfName(input.file.name, "organised"), contentType: "application/pdf", data: result.data });
     return {
       body: {
-        job_id: ctx.jobId,
-        status: "completed",
+        ...completedFields(ctx, started),
         file_url: stored.url,
         pages: result.pages,
         source_pages: result.sourcePages,
         size: stored.size,
-        processing_time_ms: Math.round(performance.now() - started),
-        created_at: new Date().toISOString(),
       },
     };
   },

@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { addPageNumbers } from "../engines/mupdf/stamps/page-numbers";
-import { EngineError } from "../engines/errors";
-import { hasPdfHeader } from "../engines/mupdf/core/sniff";
 import { derivedPdfName } from "../storage/outputs";
-import { hexColor, pdfUpload415, positionField, urlResult } from "./common";
+import { hexColor, pdfBytesOf, pdfUpload415, positionField, urlResult } from "./common";
 import { defineTool } from "./define";
 import { formInt } from "./fields";
 
@@ -32,9 +30,8 @@ export const pageNumbers = defineTool({
   }),
   response: z.object(urlResult),
   async handler(ctx, input) {
-    const data = new Uint8Array(await input.file.arrayBuffer());
     // A non-PDF upload is a 415, judged by content as well as by name (docs/reference/pdf-stamps.md).
-    if (!hasPdfHeader(data)) throw new EngineError("unsupported", "The file is not a PDF (no %PDF- header).");
+    const data = await pdfBytesOf(input.file);
     const result = await addPageNumbers(data, {
       fmt: input.fmt,
       position: input.position,

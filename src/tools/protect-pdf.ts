@@ -1,11 +1,9 @@
 import { z } from "zod";
-import { EngineError } from "../engines/errors";
 import { plainPdfPages } from "../engines/mupdf/inspect/encryption";
-import { hasPdfHeader } from "../engines/mupdf/core/sniff";
 import { ALWAYS_GRANTED, ENCRYPTIONS, type Encryption, PERMISSIONS, type Permission, protectPdf as protectDocument } from "../engines/qpdf/protect";
 import { saslprep } from "../engines/text/saslprep";
 import { derivedPdfName } from "../storage/outputs";
-import { pdfUpload415 } from "./common";
+import { completedFields, completedJob, pdfBytesOf, pdfUpload415 } from "./common";
 import { defineTool } from "./define";
 
 const MiB = 1024 * 1024;
@@ -130,13 +128,10 @@ export const protectPdf = defineTool({
   // Defaults fit: corrupt -> 422 unreadable_document, already encrypted -> 422 password_protected, not a PDF -> 415.
   request,
   response: z.object({
-    job_id: z.string(),
-    status: z.literal("completed"),
+    ...completedJob,
     operation_type: z.literal("add_password"),
     success: z.boolean(),
     file_url: z.string(),
-    processing_time_ms: z.number().int(),
-    created_at: z.string(),
     pages: z.number().int(),
     encryption: z.enum(ENCRYPTIONS),
     permissions: z.array(z.enum(PERMISSIONS)).meta({ description: "What the user password grants in the file written." }),
@@ -148,8 +143,7 @@ export const protectPdf = defineTool({
   memory: (input) => 24 * MiB + 7 * input.file.size,
   async handler(ctx, input) {
     const started = performance.now();
-    const data = new Uint8Array(await input.file.arrayBuffer());
-    if (!hasPdfHeader(data)) throw new EngineError("unsupported", "The file is not a PDF (no %PDF- header).");
+    const data = await pdfBytesOf(input.file);
     const pages = await plainPdfPages(data);
     // PDF 2.0 prescribes SASLprep for AES-256 passwords; Unlock PDF tries the prepared form first.
     const prepare = (p: string) => (input.encryption === "aes-256" ? saslprep(p) : p);
@@ -162,13 +156,10 @@ export const protectPdf = defineTool({
     const stored = await ctx.store({ filename: derivedPdfName(input.file.name, "protected"), contentType: "application/pdf", data: outcome.data });
     return {
       body: {
-        job_id: ctx.jobId,
-        status: "completed",
+        ...completedFields(ctx, started),
         operation_type: "add_password",
         success: true,
         file_url: stored.url,
-        processing_time_ms: Math.round(performance.now() - started),
-        created_at: new Date().toISOString(),
         pages,
         encryption: input.encryption,
         permissions: outcome.permissions,

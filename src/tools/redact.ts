@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { redactPdf } from "../engines/mupdf/redact/redact";
-import { hasPdfHeader } from "../engines/mupdf/core/sniff";
-import { EngineError } from "../engines/errors";
 import { ENTITY_TYPES, isEntityType, type EntityType } from "../engines/pii/entity-types";
 import { derivedPdfName } from "../storage/outputs";
-import { pdfUpload415 } from "./common";
+import { pdfBytesOf, pdfUpload415 } from "./common";
 import { defineTool } from "./define";
 
 /** Comma-separated, upper-cased and validated; an unknown type is a 422; absent means all (docs/reference/pdf-stamps.md). */
@@ -44,8 +42,7 @@ export const redactPii = defineTool({
     credits_charged: z.number().int(),
   }),
   async handler(ctx, input) {
-    const data = new Uint8Array(await input.file.arrayBuffer());
-    if (!hasPdfHeader(data)) throw new EngineError("unsupported", "The file is not a PDF (no %PDF- header).");
+    const data = await pdfBytesOf(input.file);
     const result = await redactPdf(data, input.entity_types);
     const name = derivedPdfName(input.file.name, "redacted");
     const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: result.data });

@@ -4,6 +4,8 @@ import { compareDocuments } from "./compare-documents";
 import { compressPdf, compressPdfBatch } from "./compress-pdf";
 import { convertDocument } from "./convert-document";
 import { editMetadata } from "./edit-metadata";
+import { formsFill } from "./forms-fill";
+import { formsRead } from "./forms-read";
 import type { Operation, ToolDef } from "./define";
 import { htmlPreview } from "./html-preview";
 import { htmlToPdf } from "./html-to-pdf";
@@ -57,6 +59,8 @@ export const TOOLS: readonly ToolDef[] = [
   imageConvert,
   editMetadata,
   attachments,
+  formsRead,
+  formsFill,
 ] as unknown as readonly ToolDef[];
 
 export interface ScopeEntry extends Operation {

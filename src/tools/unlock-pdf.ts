@@ -3,6 +3,7 @@ import { unlockPdf as unlockDocument } from "../engines/mupdf/unlock/unlock";
 import { derivedPdfName } from "../storage/outputs";
 import { defineTool } from "./define";
 import { upload } from "./fields";
+import { completedFields, completedJob } from "./common";
 
 export const unlockPdf = defineTool({
   id: "unlock-pdf",
@@ -20,13 +21,10 @@ export const unlockPdf = defineTool({
     password: z.string({ error: "password is required." }),
   }),
   response: z.object({
-    job_id: z.string(),
-    status: z.literal("completed"),
+    ...completedJob,
     operation_type: z.literal("remove_password"),
     success: z.boolean(),
     file_url: z.string(),
-    processing_time_ms: z.number().int(),
-    created_at: z.string(),
     was_encrypted: z.boolean().meta({ description: "False when the file had no encryption (it is returned unchanged)." }),
     encryption: z.string().nullable().meta({ description: "The removed encryption, e.g. 'Standard V5 R6 256-bit AES'." }),
     pages: z.number().int(),
@@ -38,13 +36,10 @@ export const unlockPdf = defineTool({
     const stored = await ctx.store({ filename: name, contentType: "application/pdf", data: outcome.data });
     return {
       body: {
-        job_id: ctx.jobId,
-        status: "completed",
+        ...completedFields(ctx, started),
         operation_type: "remove_password",
         success: true,
         file_url: stored.url,
-        processing_time_ms: Math.round(performance.now() - started),
-        created_at: new Date().toISOString(),
         was_encrypted: outcome.encryption !== null,
         encryption: outcome.encryption,
         pages: outcome.pages,

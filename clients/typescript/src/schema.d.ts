@@ -576,6 +576,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pdf/forms/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read form fields
+         * @description List a PDF's AcroForm fields: full name, type, value, options or on-states, required, read-only, max length, multiline and each widget's page and rectangle. Beyond the original API contract.
+         *
+         *     Operations: `pdf.forms.read` 10 credits (free-try).
+         */
+        post: operations["forms-read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pdf/forms/fill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fill form
+         * @description Fill a PDF's AcroForm fields by name with appearance streams regenerated for every filled widget, optionally flattened into page content. Beyond the original API contract.
+         *
+         *     Operations: `pdf.forms.fill` 10 credits (free-try).
+         */
+        post: operations["forms-fill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -1204,7 +1248,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf" | "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used" | "insufficient_credits" | "budget_exceeded" | "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required" | "key_limit_reached" | "webhook_limit_reached" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "last_owner" | "webhook_inactive" | "delivery_not_redeliverable" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "unsafe_webhook_url" | "password_protected" | "invalid_date" | "invalid_metadata_key" | "attachments_required" | "attachment_not_found" | "unreadable_document" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed" | "rate_limited" | "request_cancelled" | "internal_error" | "engine_failed" | "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+            code: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf" | "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used" | "insufficient_credits" | "budget_exceeded" | "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required" | "key_limit_reached" | "webhook_limit_reached" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "last_owner" | "webhook_inactive" | "delivery_not_redeliverable" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "unsafe_webhook_url" | "password_protected" | "invalid_date" | "invalid_metadata_key" | "attachments_required" | "attachment_not_found" | "unreadable_document" | "xfa_not_supported" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed" | "rate_limited" | "request_cancelled" | "internal_error" | "engine_failed" | "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
             request_id: string;
             /** @description Per-field messages of a validation failure. */
             errors?: {
@@ -2669,13 +2713,13 @@ export interface operations {
                         job_id: string;
                         /** @constant */
                         status: "completed";
+                        processing_time_ms: number;
+                        created_at: string;
                         file_url: string;
                         /** @description Pages of the output, blank pages included. */
                         pages: number;
                         source_pages: number;
                         size: number;
-                        processing_time_ms: number;
-                        created_at: string;
                     };
                 };
             };
@@ -4737,12 +4781,12 @@ export interface operations {
                         job_id: string;
                         /** @constant */
                         status: "completed";
+                        processing_time_ms: number;
+                        created_at: string;
                         /** @constant */
                         operation_type: "remove_password";
                         success: boolean;
                         file_url: string;
-                        processing_time_ms: number;
-                        created_at: string;
                         /** @description False when the file had no encryption (it is returned unchanged). */
                         was_encrypted: boolean;
                         /** @description The removed encryption, e.g. 'Standard V5 R6 256-bit AES'. */
@@ -4927,12 +4971,12 @@ export interface operations {
                         job_id: string;
                         /** @constant */
                         status: "completed";
+                        processing_time_ms: number;
+                        created_at: string;
                         /** @constant */
                         operation_type: "add_password";
                         success: boolean;
                         file_url: string;
-                        processing_time_ms: number;
-                        created_at: string;
                         pages: number;
                         /** @enum {string} */
                         encryption: "aes-256" | "aes-128";
@@ -6175,6 +6219,387 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "attachment_not_found" | "attachments_required" | "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "memory_busy" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    "forms-read": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept; secrets shown once (api_key, secret) replay as null. Keys are per account; anonymous calls ignore it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Finished result */
+            200: {
+                headers: {
+                    "X-Credits-Charged"?: number;
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        /** @constant */
+                        status: "completed";
+                        processing_time_ms: number;
+                        created_at: string;
+                        /** @description In page order of each field's first widget; empty when the PDF has no form. */
+                        fields: {
+                            /** @description The full (dotted) field name: what Fill form takes as the key. */
+                            name: string;
+                            /** @enum {string} */
+                            type: "text" | "checkbox" | "radio" | "combo" | "list" | "button" | "signature";
+                            /** @description Text and combo boxes: the text; list boxes: the chosen export values (an array); checkboxes and radio groups: the selected on-state name, or Off. */
+                            value: string | string[];
+                            /** @description Combo and list boxes: their choices; checkboxes and radio groups: their on-states. Empty for other types. */
+                            options: {
+                                /** @description What the file stores when chosen: a choice's export value, a checkbox's or radio button's on-state name. */
+                                value: string;
+                                /** @description What a reader sees: a choice's display text; for buttons the /Opt export value, or the state name. */
+                                label: string;
+                            }[];
+                            required: boolean;
+                            read_only: boolean;
+                            /** @description A text field's /MaxLen, or null. */
+                            max_length: number | null;
+                            multiline: boolean;
+                            /** @description A list box that takes several choices. */
+                            multi_select: boolean;
+                            /** @description Where the field shows: one entry per widget (a radio group has one per button). */
+                            widgets: {
+                                /** @description 1-based page number. */
+                                page: number;
+                                /** @description [x0, y0, x1, y1] in PDF points, the page's default user space (origin bottom-left). */
+                                rect: number[];
+                            }[];
+                        }[];
+                        pages: number;
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "budget_exceeded" | "insufficient_credits";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed, xfa_not_supported */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed" | "xfa_not_supported";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "memory_busy" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    "forms-fill": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept; secrets shown once (api_key, secret) replay as null. Keys are per account; anonymous calls ignore it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @description A JSON object by full field name: strings for text and combo boxes, a string or array of strings for list boxes, true/false or the on-state name for checkboxes, the on-state name (or "Off") for radio groups. Choices match export values, then display texts. */
+                    values?: string;
+                    /** @description Turn the fields into page content: the output has no form fields left. */
+                    flatten?: boolean;
+                    /** @description With flatten: bake every other annotation (comments, stamps, drawings) into the pages too. */
+                    flatten_annotations?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Finished result */
+            200: {
+                headers: {
+                    "X-Credits-Charged"?: number;
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        /** @constant */
+                        status: "completed";
+                        processing_time_ms: number;
+                        created_at: string;
+                        file_url: string;
+                        fields_filled: number;
+                        flattened: boolean;
+                        pages: number;
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "budget_exceeded" | "insufficient_credits";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed, xfa_not_supported */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed" | "xfa_not_supported";
                     };
                 };
             };
