@@ -3,6 +3,7 @@ import { sessionRenewal } from "./auth/session-renewal";
 import { ApiError, problemResponse } from "./errors";
 import type { AppEnv } from "./http/context";
 import { idempotent } from "./http/idempotency";
+import { mcpEndpoint } from "./mcp/endpoint";
 import { toolScope } from "./tools/idempotency-scope";
 import { mountRoutes } from "./http/route-mount";
 import { devMailbox } from "./routes/dev-mailbox";
@@ -42,5 +43,16 @@ export function buildApp(): Hono<AppEnv> {
   // declarations; routing, validation and /openapi.json derive from them.
   for (const tool of TOOLS) app.on(tool.method.toUpperCase(), tool.path, idempotent(toolScope(tool)), toolRoute(tool));
   mountRoutes(app, ROUTES);
+  // The MCP endpoint calls tools through this very app, so each call takes the tool's HTTP route (mcp/tool-call.ts).
+  const mcp = mcpEndpoint((c, inner) => Promise.resolve(app.fetch(inner, c.env, c.executionCtx)));
+  app.post("/mcp", mcp);
+  app.on(["GET", "DELETE"], "/mcp", (c) =>
+    problemResponse(
+      c,
+      new ApiError("method_not_allowed", "This MCP server is stateless: POST JSON-RPC messages to /mcp; there is no stream to open or session to end.", {
+        headers: { Allow: "POST" },
+      }),
+    ),
+  );
   return app;
 }

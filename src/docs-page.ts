@@ -8,7 +8,7 @@ export const DOCS_HTML = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,"><link rel="stylesheet" href="/docs/app.css"><script src="/docs/app.js" defer></script>
 </head><body>
-<header><h1>Document Processing API</h1><p>Every route, generated from <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Try any of them below: the request goes from this page to this server with the credentials you enter.</p></header>
+<header><h1>Document Processing API</h1><p>Every route, generated from <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Try any of them below: the request goes from this page to this server with the credentials you enter. AI agents reach every tool, with the same credentials and credits, over MCP at <code>/mcp</code> (Streamable HTTP; docs/reference/mcp.md in the repository).</p></header>
 <main>
 <section class="credentials" aria-labelledby="credentials-title"><h2 id="credentials-title">Credentials</h2>
 <p class="hint">Kept in this page only. A route's lock lists what it takes; with both filled, routes that take an API key use it.</p>

@@ -48,6 +48,7 @@ export const ERROR_CODES = {
   attachment_not_found: [422, "Attachment not found"],
   unreadable_document: [422, "Unreadable document"],
   xfa_not_supported: [422, "XFA forms not supported"],
+  file_unavailable: [422, "File unavailable"],
   too_many_pages: [422, "Too many pages"],
   image_too_large: [422, "Image too large"],
   invalid_image: [422, "Invalid image"],

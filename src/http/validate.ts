@@ -50,17 +50,19 @@ const tooLarge = () => new ApiError("payload_too_large", `The request body excee
  * counted as it arrives, the memory reservation raised with it, and cut off
  * at the limit, so no body is ever held unaccounted.
  */
-export async function readBody(req: Request, kind: "multipart" | "json", opts: { keepEmpty?: boolean } = {}): Promise<unknown> {
+export async function readBody(req: Request, kind: "multipart" | "json" | "json-or-multipart", opts: { keepEmpty?: boolean } = {}): Promise<unknown> {
   const length = declaredLength(req);
   if (length !== null && length > LIMITS.requestBytes) throw tooLarge();
   const type = (req.headers.get("Content-Type") ?? "").toLowerCase();
   const isJson = type.includes("application/json");
+  const isForm = type.includes("multipart/form-data") || type.includes("application/x-www-form-urlencoded");
   if (kind === "json" && !isJson) throw new ApiError("unsupported_media_type", "This endpoint expects application/json.");
-  if (kind === "multipart" && !type.includes("multipart/form-data") && !type.includes("application/x-www-form-urlencoded")) {
-    throw new ApiError("unsupported_media_type", "This endpoint expects multipart/form-data.");
+  if (kind === "multipart" && !isForm) throw new ApiError("unsupported_media_type", "This endpoint expects multipart/form-data.");
+  if (kind === "json-or-multipart" && !isJson && !isForm) {
+    throw new ApiError("unsupported_media_type", "This endpoint expects application/json or multipart/form-data.");
   }
   const body = length === null && req.body ? new Request(req.url, { method: "POST", headers: req.headers, body: await readCounted(req.body) }) : req;
-  return kind === "json" ? parseJson(body) : parseForm(body, opts.keepEmpty ?? false);
+  return isJson ? parseJson(body) : parseForm(body, opts.keepEmpty ?? false);
 }
 
 async function readCounted(stream: ReadableStream<Uint8Array>): Promise<Blob> {

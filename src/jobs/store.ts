@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { AuthenticatedPrincipal } from "../auth/principal";
 import { database, schema } from "../db/client";
 import type { Env } from "../env";
@@ -70,4 +70,14 @@ function present(j: JobRow) {
     created_at: j.createdAt,
     finished_at: j.finishedAt,
   };
+}
+
+/** Whether a call of this account stored the output `url` names (as the tool answered it). */
+export async function accountStored(env: Env, accountId: string, url: string): Promise<boolean> {
+  const rows = await database(env.DB)
+    .select({ id: schema.jobs.id })
+    .from(schema.jobs)
+    .where(and(eq(schema.jobs.accountId, accountId), sql`exists (select 1 from json_each(${schema.jobs.outputUrls}) where value = ${url})`))
+    .limit(1);
+  return rows.length > 0;
 }

@@ -2,7 +2,7 @@ import { Problem } from "../errors";
 import { isOperatorRoute, type AnyRoute } from "../http/route";
 import { jsonSchema, problemResponses, routeOperation } from "../http/route-openapi";
 import { ROUTES } from "./registry";
-import type { ToolDef } from "../tools/define";
+import { type ToolDef, toolDescription } from "../tools/define";
 import { toolProblemCodes } from "../tools/problems";
 import { TOOLS } from "../tools/registry";
 
@@ -20,17 +20,17 @@ export function toolSecurity(tool: ToolDef): Record<string, string[]>[] {
 }
 
 function toolOperation(tool: ToolDef) {
-  const media = tool.body === "json" ? "application/json" : "multipart/form-data";
-  const costs = tool.operations.map((o) => `\`${o.key}\` ${o.credits} credits (${o.access})`).join("; ");
+  const media = { json: ["application/json"], multipart: ["multipart/form-data"], "json-or-multipart": ["application/json", "multipart/form-data"] }[tool.body];
+  const schema = jsonSchema(tool.request, "input");
   return {
     operationId: tool.id,
     summary: tool.name,
-    description: `${tool.summary}\n\nOperations: ${costs}.`,
+    description: toolDescription(tool),
     tags: ["tools"],
     "x-operations": tool.operations,
     security: toolSecurity(tool),
     parameters: [{ $ref: "#/components/parameters/IdempotencyKey" }],
-    requestBody: { required: true, content: { [media]: { schema: jsonSchema(tool.request, "input") } } },
+    requestBody: { required: true, content: Object.fromEntries(media.map((m) => [m, { schema }])) },
     responses: {
       "200": {
         description: "Finished result",

@@ -58,6 +58,8 @@ export function configureMemory(next: Partial<MemoryLimits>): MemoryLimits {
 
 interface Reservation {
   bytes: number;
+  /** What the call's own scope holds (holdMemory): later estimates of nested work come on top of it. */
+  held: number;
   label: string;
   lease: CallLease | null;
   /** Engines whose instance this call has taken (engines/heap.ts): not idle while it runs. */
@@ -115,7 +117,7 @@ const committed = (except?: Reservation) => wasmTotal() + reserved(except);
  */
 export async function withMemory<T>(bytes: number, label: string, work: () => Promise<T>): Promise<T> {
   if (scope.getStore()) return work();
-  const reservation: Reservation = { bytes: 0, label, lease: currentLease(), engines: new Set(), started: Date.now() };
+  const reservation: Reservation = { bytes: 0, held: 0, label, lease: currentLease(), engines: new Set(), started: Date.now() };
   // The abort listener runs even when the call's own code never resumes.
   const stopListening = reservation.lease
     ? onAbort(reservation.lease, () => {
@@ -139,7 +141,21 @@ export async function withMemory<T>(bytes: number, label: string, work: () => Pr
  */
 export async function reserveMemory(bytes: number): Promise<void> {
   const reservation = scope.getStore();
-  if (reservation && bytes > reservation.bytes) await grow(reservation, bytes);
+  if (reservation && reservation.held + bytes > reservation.bytes) await grow(reservation, reservation.held + bytes);
+}
+
+/**
+ * Adds `bytes` the running call keeps for itself until it ends (an MCP
+ * call's arguments and the files decoded from them) to its reservation.
+ * Estimates of work nested in it (the tool call it makes) are then counted
+ * on top of these bytes instead of in place of them. Outside a call it does
+ * nothing.
+ */
+export async function holdMemory(bytes: number): Promise<void> {
+  const reservation = scope.getStore();
+  if (!reservation || bytes <= 0) return;
+  reservation.held += bytes;
+  if (reservation.held > reservation.bytes) await grow(reservation, reservation.held);
 }
 
 function release(reservation: Reservation): void {

@@ -92,6 +92,25 @@ function encodeKey(key: string): string {
   return key.split("/").map(encodeURIComponent).join("/");
 }
 
+/**
+ * The key an output URL of this deployment names (the inverse of the URLs
+ * storeOutput answers, under PUBLIC_FILES_BASE_URL or the Worker's own
+ * /files/), or null for any other URL.
+ */
+export function keyOfOutputUrl(env: Env, origin: string, raw: string): string | null {
+  const path = raw.split(/[?#]/, 1)[0];
+  for (const base of new Set([publicBase(env, origin), `${origin}/files/`])) {
+    if (!path.startsWith(base)) continue;
+    try {
+      const key = path.slice(base.length).split("/").map(decodeURIComponent).join("/");
+      return /^(outputs|tmp)\/./.test(key) ? key : null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
 export async function storeOutput(env: Env, origin: string, file: OutputFile, opts: { temporary?: boolean } = {}): Promise<StoredOutput> {
   const temporary = opts.temporary ?? false;
   const key = outputKey(file.filename, temporary);

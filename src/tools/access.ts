@@ -52,3 +52,17 @@ export function selectOperation<I>(tool: ToolDef, input: I): Operation {
   if (!op) throw new Error(`tool ${tool.id} selected unknown operation ${key}`);
   return op;
 }
+
+/**
+ * Whether some operation of the tool is open to this caller: its access
+ * class and plan, and for a key the `write` permission and its scopes. What
+ * an MCP client's tools/list shows; the call itself is still judged in full.
+ */
+export function mayRun(tool: ToolDef, p: Principal): boolean {
+  if (p.kind === "key" && !p.permissions.includes("write")) return false;
+  return tool.operations.some((op) => {
+    if (p.kind === "anonymous") return op.access === "free-try";
+    if (p.kind === "key" && !inScope(p, op.key)) return false;
+    return !op.access.startsWith("plan:") || Boolean(PLANS[p.plan][op.access.slice(5) as keyof (typeof PLANS)["free"]]);
+  });
+}

@@ -39,13 +39,16 @@ export interface ToolResult {
   status?: number;
 }
 
+export type BodyKind = "multipart" | "json" | "json-or-multipart";
+
 export interface ToolDef<S extends z.ZodType = z.ZodType> {
   /** kebab-case id, also the OpenAPI operationId. */
   id: string;
   name: string;
   method: "post";
   path: string;
-  body: "multipart" | "json";
+  /** How the request body comes; "json-or-multipart" takes either (Chain: steps as JSON, files as parts or inline). */
+  body: BodyKind;
   /** Multipart text fields sent empty reach the schema as "" instead of counting as absent (Edit metadata: an empty field removes it). */
   keepEmptyFields?: boolean;
   summary: string;
@@ -73,4 +76,10 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
 
 export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef<S> {
   return def;
+}
+
+/** What a tool does and what each of its operations costs: the OpenAPI operation's and the MCP tool's description. */
+export function toolDescription(tool: ToolDef): string {
+  const costs = tool.operations.map((o) => `\`${o.key}\` ${o.credits} credits (${o.access})`).join("; ");
+  return `${tool.summary}\n\nOperations: ${costs}.`;
 }

@@ -1,5 +1,6 @@
 import { aiExtract } from "./ai-extract";
 import { attachments } from "./attachments";
+import { chainTool } from "./chain";
 import { compareDocuments } from "./compare-documents";
 import { compressPdf, compressPdfBatch } from "./compress-pdf";
 import { convertDocument } from "./convert-document";
@@ -61,6 +62,8 @@ export const TOOLS: readonly ToolDef[] = [
   attachments,
   formsRead,
   formsFill,
+  // Runs the tools above; given the list lazily, as it is being built here.
+  chainTool(() => TOOLS),
 ] as unknown as readonly ToolDef[];
 
 export interface ScopeEntry extends Operation {

@@ -620,6 +620,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Chain
+         * @description Run up to 10 tools in one request, each step's output the next one's input ("$prev"); charged the sum of the steps' credits once, refunded whole if a step fails; only the last step's output is stored unless `keep` names others. Beyond the original API contract.
+         *
+         *     Operations: `chain` 1 credits (free-try).
+         */
+        post: operations["chain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -1248,7 +1270,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf" | "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used" | "insufficient_credits" | "budget_exceeded" | "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required" | "key_limit_reached" | "webhook_limit_reached" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "last_owner" | "webhook_inactive" | "delivery_not_redeliverable" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "unsafe_webhook_url" | "password_protected" | "invalid_date" | "invalid_metadata_key" | "attachments_required" | "attachment_not_found" | "unreadable_document" | "xfa_not_supported" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed" | "rate_limited" | "request_cancelled" | "internal_error" | "engine_failed" | "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+            code: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf" | "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used" | "insufficient_credits" | "budget_exceeded" | "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required" | "key_limit_reached" | "webhook_limit_reached" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "last_owner" | "webhook_inactive" | "delivery_not_redeliverable" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "unsafe_webhook_url" | "password_protected" | "invalid_date" | "invalid_metadata_key" | "attachments_required" | "attachment_not_found" | "unreadable_document" | "xfa_not_supported" | "file_unavailable" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed" | "rate_limited" | "request_cancelled" | "internal_error" | "engine_failed" | "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
             request_id: string;
             /** @description Per-field messages of a validation failure. */
             errors?: {
@@ -6600,6 +6622,223 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed" | "xfa_not_supported";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "memory_busy" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    chain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept; secrets shown once (api_key, secret) replay as null. Keys are per account; anonymous calls ignore it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    steps: {
+                        /** @description The tool's id, as /openapi.json's operationId and MCP's tools/list name it (merge-pdf, watermark-text...). */
+                        tool: string;
+                        /**
+                         * @description The tool's fields as JSON values. A file field takes "$prev" (the previous step's output), "$file:<part>" (a file part of this request) or a file reference {base64, filename} / {url}; in a JSON tool (compress) "$prev" stands for the Base64 of the previous output.
+                         * @default {}
+                         */
+                        fields?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                    /** @description Step numbers (1-based) whose outputs are stored too; only the last step's are by default. A list or comma-separated text. */
+                    keep?: number[];
+                } & {
+                    [key: string]: unknown;
+                };
+                "multipart/form-data": {
+                    steps: {
+                        /** @description The tool's id, as /openapi.json's operationId and MCP's tools/list name it (merge-pdf, watermark-text...). */
+                        tool: string;
+                        /**
+                         * @description The tool's fields as JSON values. A file field takes "$prev" (the previous step's output), "$file:<part>" (a file part of this request) or a file reference {base64, filename} / {url}; in a JSON tool (compress) "$prev" stands for the Base64 of the previous output.
+                         * @default {}
+                         */
+                        fields?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                    /** @description Step numbers (1-based) whose outputs are stored too; only the last step's are by default. A list or comma-separated text. */
+                    keep?: number[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Finished result */
+            200: {
+                headers: {
+                    "X-Credits-Charged"?: number;
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        /** @constant */
+                        status: "completed";
+                        processing_time_ms: number;
+                        created_at: string;
+                        /** @description The last step's output when it stored one file. */
+                        file_url: string | null;
+                        /** @description Every output the last step stored. */
+                        output_urls: string[];
+                        steps: {
+                            step: number;
+                            tool: string;
+                            operation: string;
+                            credits: number;
+                            /** @description Where this step's outputs were stored: the last step's, and those `keep` names; empty otherwise. */
+                            output_urls: string[];
+                            /** @description The step's own answer, as its route would give it; null for a step whose outputs were not kept. */
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                        }[];
+                        credits_charged: number;
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "budget_exceeded" | "insufficient_credits";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
