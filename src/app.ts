@@ -4,6 +4,7 @@ import { ApiError, problemResponse } from "./errors";
 import type { AppEnv } from "./http/context";
 import { idempotent } from "./http/idempotency";
 import { mcpEndpoint } from "./mcp/endpoint";
+import { MCP_PATH } from "./mcp/openapi";
 import { toolScope } from "./tools/idempotency-scope";
 import { mountRoutes } from "./http/route-mount";
 import { devMailbox } from "./routes/dev-mailbox";
@@ -45,8 +46,8 @@ export function buildApp(): Hono<AppEnv> {
   mountRoutes(app, ROUTES);
   // The MCP endpoint calls tools through this very app, so each call takes the tool's HTTP route (mcp/tool-call.ts).
   const mcp = mcpEndpoint((c, inner) => Promise.resolve(app.fetch(inner, c.env, c.executionCtx)));
-  app.post("/mcp", mcp);
-  app.on(["GET", "DELETE"], "/mcp", (c) =>
+  app.post(MCP_PATH, mcp);
+  app.on(["GET", "DELETE"], MCP_PATH, (c) =>
     problemResponse(
       c,
       new ApiError("method_not_allowed", "This MCP server is stateless: POST JSON-RPC messages to /mcp; there is no stream to open or session to end.", {

@@ -1,5 +1,6 @@
 import { Problem } from "../errors";
 import { isOperatorRoute, type AnyRoute } from "../http/route";
+import { MCP_PATH, mcpPathItem } from "../mcp/openapi";
 import { jsonSchema, problemResponses, routeOperation } from "../http/route-openapi";
 import { ROUTES } from "./registry";
 import { type ToolDef, toolDescription } from "../tools/define";
@@ -93,6 +94,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const tool of TOOLS) addOperation(paths, tool.path, tool.method, toolOperation(tool));
   routePaths(routes, paths);
+  paths[MCP_PATH] = mcpPathItem();
   return document(
     serverUrl,
     {
@@ -101,7 +103,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
         "PDF, document and image tools; API keys, credits and signed webhooks. Errors are problem+json with a stable `code`. The operator API is described at /admin/openapi.json (operator token).",
     },
     paths,
-    tagsOf(routes, ["tools"]),
+    tagsOf(routes, ["tools", "mcp"]),
   );
 }
 
