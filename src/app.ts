@@ -45,15 +45,9 @@ export function buildApp(): Hono<AppEnv> {
   for (const tool of TOOLS) app.on(tool.method.toUpperCase(), tool.path, idempotent(toolScope(tool)), toolRoute(tool));
   mountRoutes(app, ROUTES);
   // The MCP endpoint calls tools through this very app, so each call takes the tool's HTTP route (mcp/tool-call.ts).
+  // POST is the documented operation; every other method reaches the same handler for its 405.
   const mcp = mcpEndpoint((c, inner) => Promise.resolve(app.fetch(inner, c.env, c.executionCtx)));
   app.post(MCP_PATH, mcp);
-  app.on(["GET", "DELETE"], MCP_PATH, (c) =>
-    problemResponse(
-      c,
-      new ApiError("method_not_allowed", "This MCP server is stateless: POST JSON-RPC messages to /mcp; there is no stream to open or session to end.", {
-        headers: { Allow: "POST" },
-      }),
-    ),
-  );
+  app.all(MCP_PATH, mcp);
   return app;
 }

@@ -80,9 +80,13 @@ function mcpServer(c: AppContext, request: Request, dispatch: Dispatch): Server 
   return server;
 }
 
-/** POST /mcp (GET and DELETE answer 405: a stateless server has no stream to resume and no session to end). */
+/** /mcp: POST carries JSON-RPC; any other method answers 405 (a stateless server has no stream to open and no session to end). */
 export function mcpEndpoint(dispatch: (c: AppContext, request: Request) => Promise<Response>) {
   return async (c: AppContext): Promise<Response> => {
+    if (c.req.method !== "POST") {
+      const detail = "This MCP server is stateless: POST JSON-RPC messages to /mcp; there is no stream to open or session to end.";
+      return problemResponse(c, new ApiError("method_not_allowed", detail, { headers: { Allow: "POST" } }));
+    }
     const request = withKeyHeader(c.req.raw);
     try {
       // A wrong credential is a 401 before any JSON-RPC is read (the MCP authorization spec's answer).

@@ -2,19 +2,11 @@ import { problemResponses } from "../http/route-openapi";
 
 // /mcp in /openapi.json: one JSON-RPC endpoint, described for what a
 // generic HTTP client sees; its tools are the tools operations above it
-// (docs/reference/mcp.md).
+// (docs/reference/mcp.md). Other methods answer 405.
 
 export const MCP_PATH = "/mcp";
 
 const CREDENTIALS: Record<string, string[]>[] = [{}, { apiKey: [] }, { bearer: [] }];
-
-const notAllowed = (method: string) => ({
-  operationId: `mcp${method}`,
-  summary: `MCP: ${method} (not offered)`,
-  description: "The MCP server is stateless: no event stream to open and no session to end.",
-  tags: ["mcp"],
-  responses: problemResponses(["method_not_allowed"]),
-});
 
 export function mcpPathItem(): Record<string, unknown> {
   return {
@@ -22,7 +14,7 @@ export function mcpPathItem(): Record<string, unknown> {
       operationId: "mcp",
       summary: "MCP endpoint (Streamable HTTP)",
       description:
-        "Model Context Protocol over Streamable HTTP, stateless: POST one JSON-RPC message or batch, get the answer as application/json. Every tool is an MCP tool; calls are billed and scoped as the HTTP routes. Beyond the original API contract.",
+        "Model Context Protocol over Streamable HTTP, stateless: POST one JSON-RPC message or batch, get the answer as application/json (GET and DELETE answer 405: no stream, no session). Every tool is an MCP tool; calls are billed and scoped as the HTTP routes. Beyond the original API contract.",
       tags: ["mcp"],
       security: CREDENTIALS,
       requestBody: {
@@ -39,7 +31,5 @@ export function mcpPathItem(): Record<string, unknown> {
         ...problemResponses(["invalid_credentials", "payload_too_large"]),
       },
     },
-    get: notAllowed("Get"),
-    delete: notAllowed("Delete"),
   };
 }
