@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { PDFDocument } from "pdf-lib";
+import { formPdf } from "../support/pdf.mjs";
 import { requireTool, startServerWithKey } from "./server.mjs";
 
 let srv;
@@ -21,28 +21,6 @@ after(async () => {
   await srv?.stop();
   rmSync(tmp, { recursive: true, force: true });
 });
-
-/** Text, multiline text, checkbox, a radio group of three, combo and multi-select list, over two pages. */
-async function formPdf() {
-  const doc = await PDFDocument.create();
-  const [p1, p2] = [doc.addPage([612, 792]), doc.addPage([612, 792])];
-  const form = doc.getForm();
-  form.createTextField("person.name").addToPage(p1, { x: 50, y: 700, width: 200, height: 20 });
-  const notes = form.createTextField("notes");
-  notes.enableMultiline();
-  notes.addToPage(p1, { x: 50, y: 600, width: 200, height: 60 });
-  form.createCheckBox("agree").addToPage(p1, { x: 50, y: 560, width: 15, height: 15 });
-  const size = form.createRadioGroup("size");
-  ["S", "M", "L"].forEach((o, i) => size.addOptionToPage(o, p1, { x: 50 + i * 30, y: 520, width: 15, height: 15 }));
-  const color = form.createDropdown("color");
-  color.addOptions(["Red", "Green", "Blue"]);
-  color.addToPage(p2, { x: 50, y: 700, width: 100, height: 20 });
-  const fruits = form.createOptionList("fruits");
-  fruits.addOptions(["Apple", "Banana", "Cherry"]);
-  fruits.enableMultiselect();
-  fruits.addToPage(p2, { x: 50, y: 600, width: 100, height: 60 });
-  return doc.save();
-}
 
 const VALUES = { "person.name": "Grace", notes: "first line\nsecond line", agree: true, size: "L", color: "Blue", fruits: ["Banana", "Cherry"] };
 

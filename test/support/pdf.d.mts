@@ -25,6 +25,8 @@ export declare function textPdf(pages: number): Promise<Uint8Array>;
 export declare function withBookmarks(bytes: Uint8Array, marks: { title: string; page: number }[]): Promise<Uint8Array>;
 export declare function annotatedPdf(): Promise<{ bytes: Uint8Array; fieldValue: string }>;
 export declare function classicPdf(pages: number, label: string): Promise<Uint8Array>;
+/** Every AcroForm field type (text with /MaxLen, multiline, checkbox, radio, combo, multi-select list, read-only), on two pages, as pdf-lib writes them. */
+export declare function formPdf(): Promise<Uint8Array>;
 export declare function corruptPdf(): Uint8Array;
 export declare function bytesToLatin1(bytes: Uint8Array): string;
 export declare function latin1ToBytes(text: string): Uint8Array;

@@ -145,6 +145,36 @@ export async function classicPdf(/** @type {number} */ pages, /** @type {string}
 }
 
 /** Bytes that claim to be a PDF but hold no readable document. */
+/** Every field type the tools handle, on two pages, as pdf-lib writes them. */
+export async function formPdf() {
+  const doc = await PDFDocument.create();
+  const p1 = doc.addPage([612, 792]);
+  const p2 = doc.addPage([612, 792]);
+  const form = doc.getForm();
+  const name = form.createTextField("person.name");
+  name.setMaxLength(10);
+  name.enableRequired();
+  name.addToPage(p1, { x: 50, y: 700, width: 200, height: 20 });
+  const notes = form.createTextField("notes");
+  notes.enableMultiline();
+  notes.addToPage(p1, { x: 50, y: 600, width: 200, height: 60 });
+  form.createCheckBox("agree").addToPage(p1, { x: 50, y: 560, width: 15, height: 15 });
+  const size = form.createRadioGroup("size");
+  ["S", "M", "L"].forEach((o, i) => size.addOptionToPage(o, p1, { x: 50 + i * 30, y: 520, width: 15, height: 15 }));
+  const color = form.createDropdown("color");
+  color.addOptions(["Red", "Green", "Blue"]);
+  color.addToPage(p2, { x: 50, y: 700, width: 100, height: 20 });
+  const fruits = form.createOptionList("fruits");
+  fruits.addOptions(["Apple", "Banana", "Cherry"]);
+  fruits.enableMultiselect();
+  fruits.addToPage(p2, { x: 50, y: 600, width: 100, height: 60 });
+  const id = form.createTextField("id");
+  id.setText("A-1");
+  id.enableReadOnly();
+  id.addToPage(p2, { x: 50, y: 500, width: 100, height: 20 });
+  return doc.save();
+}
+
 export const corruptPdf = () => new TextEncoder().encode("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ngarbage garbage\n%%EOF\n");
 
 /** Bytes <-> one char per byte (TextDecoder's "latin1" is windows-1252 and would alter 0x80-0x9F). */
