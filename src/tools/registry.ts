@@ -23,8 +23,10 @@ import { pdfaValidate } from "./pdfa-validate";
 import { protectPdf } from "./protect-pdf";
 import { redactPii } from "./redact";
 import { repairPdf } from "./repair-pdf";
+import { signPdf } from "./sign-pdf";
 import { splitPdf } from "./split-pdf";
 import { unlockPdf } from "./unlock-pdf";
+import { verifySignatures } from "./verify-signatures";
 import { watermarkImage } from "./watermark-image";
 import { watermarkText } from "./watermark-text";
 
@@ -62,6 +64,8 @@ export const TOOLS: readonly ToolDef[] = [
   attachments,
   formsRead,
   formsFill,
+  signPdf,
+  verifySignatures,
   // Runs the tools above; given the list lazily, as it is being built here.
   chainTool(() => TOOLS),
 ] as unknown as readonly ToolDef[];
