@@ -620,6 +620,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pdf/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign PDF
+         * @description Sign a PDF with your PKCS#12 certificate: a PAdES B-B signature (ETSI.CAdES.detached, SHA-256) appended as an incremental update, visible or invisible, optionally certifying (DocMDP). Beyond the original API contract.
+         *
+         *     Operations: `pdf.sign` 20 credits (login).
+         */
+        post: operations["sign-pdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pdf/signatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify signatures
+         * @description List and check a PDF's digital signatures: signer, times, byte range coverage, later changes, digest and signature validity, and optionally the chain to your trust anchors. Beyond the original API contract.
+         *
+         *     Operations: `pdf.signatures` 10 credits (free-try).
+         */
+        post: operations["verify-signatures"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/chain": {
         parameters: {
             query?: never;
@@ -1290,7 +1334,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf" | "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used" | "insufficient_credits" | "budget_exceeded" | "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required" | "key_limit_reached" | "webhook_limit_reached" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "last_owner" | "webhook_inactive" | "delivery_not_redeliverable" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "unsafe_webhook_url" | "password_protected" | "invalid_date" | "invalid_metadata_key" | "attachments_required" | "attachment_not_found" | "unreadable_document" | "xfa_not_supported" | "file_unavailable" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed" | "rate_limited" | "request_cancelled" | "internal_error" | "engine_failed" | "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+            code: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf" | "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used" | "insufficient_credits" | "budget_exceeded" | "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required" | "key_limit_reached" | "webhook_limit_reached" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "last_owner" | "webhook_inactive" | "delivery_not_redeliverable" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "unsafe_webhook_url" | "password_protected" | "invalid_date" | "invalid_metadata_key" | "attachments_required" | "attachment_not_found" | "unreadable_document" | "xfa_not_supported" | "certificate_password_incorrect" | "certificate_invalid" | "certificate_unsupported" | "file_unavailable" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed" | "rate_limited" | "request_cancelled" | "internal_error" | "engine_failed" | "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
             request_id: string;
             /** @description Per-field messages of a validation failure. */
             errors?: {
@@ -6642,6 +6686,462 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed" | "xfa_not_supported";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "memory_busy" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    "sign-pdf": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept; secrets shown once (api_key, secret) replay as null. Keys are per account; anonymous calls ignore it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /**
+                     * Format: binary
+                     * @description The signer's PKCS#12 file (.p12/.pfx) with its private key and certificate. Never stored or logged.
+                     */
+                    certificate: string;
+                    /**
+                     * @description The PKCS#12 file's password.
+                     * @default
+                     */
+                    certificate_password?: string;
+                    /** @description The page (from 1) that carries the signature widget. */
+                    page?: number;
+                    /** @description The visible signature box, "x,y,width,height" in points (1/72 in) from the lower-left corner of the page. Without it the signature is invisible. */
+                    rect?: string;
+                    /** @description Lines shown in the visible box, separated by newlines. By default: signer, date, reason, location. */
+                    text?: string;
+                    /** @description Why the document is signed (/Reason). */
+                    reason?: string;
+                    /** @description Where it was signed (/Location). */
+                    location?: string;
+                    /** @description How to reach the signer (/ContactInfo). */
+                    contact_info?: string;
+                    /**
+                     * @description Make this a certification signature (DocMDP) that allows: no_changes (P=1), form_filling and signing (P=2), also annotations (P=3). Only for the first signature of a document.
+                     * @enum {string}
+                     */
+                    certify?: "none" | "no_changes" | "form_filling" | "annotations";
+                };
+            };
+        };
+        responses: {
+            /** @description Finished result */
+            200: {
+                headers: {
+                    "X-Credits-Charged"?: number;
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        /** @constant */
+                        status: "completed";
+                        processing_time_ms: number;
+                        created_at: string;
+                        file_url: string;
+                        field_name: string;
+                        /** @constant */
+                        pades_level: "B-B";
+                        /** @constant */
+                        sub_filter: "ETSI.CAdES.detached";
+                        /** @constant */
+                        digest_algorithm: "SHA-256";
+                        /** @enum {string} */
+                        signature_algorithm: "RSA PKCS#1 v1.5 with SHA-256" | "ECDSA with SHA-256";
+                        /** @description The time written into the signature dictionary's /M (PAdES puts no signing-time inside the CMS). */
+                        signed_at: string;
+                        visible: boolean;
+                        page: number;
+                        /** @enum {string} */
+                        certification: "none" | "no_changes" | "form_filling" | "annotations";
+                        signer: {
+                            subject: {
+                                cn: string | null;
+                                o: string | null;
+                                dn: string;
+                            };
+                            issuer: string;
+                            /** @description Hexadecimal. */
+                            serial: string;
+                            valid_from: string;
+                            valid_to: string;
+                        };
+                        byte_range: number[];
+                        /** @description The input was damaged and was rewritten before signing (its earlier signatures, if any, no longer verify). */
+                        rewritten: boolean;
+                        /** @description Signed anyway; verifiers will reject or flag the signature for these. */
+                        warnings: {
+                            /** @enum {string} */
+                            code: "certificate_expired" | "certificate_not_yet_valid";
+                            message: string;
+                        }[];
+                        pages: number;
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "budget_exceeded" | "insufficient_credits";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: certificate_invalid, certificate_password_incorrect, certificate_unsupported, idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "certificate_invalid" | "certificate_password_incorrect" | "certificate_unsupported" | "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: memory_busy, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "memory_busy" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    "verify-signatures": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept; secrets shown once (api_key, secret) replay as null. Keys are per account; anonymous calls ignore it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @description Certificates (PEM, one or more per file, or DER) to build the signer's chain to. Without them `chain` is not_checked. */
+                    trust_anchors?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Finished result */
+            200: {
+                headers: {
+                    "X-Credits-Charged"?: number;
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        /** @constant */
+                        status: "completed";
+                        processing_time_ms: number;
+                        created_at: string;
+                        pages: number;
+                        signature_count: number;
+                        signatures: {
+                            field: string;
+                            filter: string | null;
+                            sub_filter: string | null;
+                            signer: {
+                                subject: {
+                                    cn: string | null;
+                                    o: string | null;
+                                    dn: string;
+                                };
+                                issuer: string;
+                                /** @description Hexadecimal. */
+                                serial: string;
+                                valid_from: string;
+                                valid_to: string;
+                            } | null;
+                            /** @description The signature dictionary's /M, as ISO 8601 UTC. */
+                            signing_time: string | null;
+                            /** @description The CMS signing-time attribute when present (PAdES signatures have none). */
+                            cms_signing_time: string | null;
+                            reason: string | null;
+                            location: string | null;
+                            contact_info: string | null;
+                            digest_algorithm: string | null;
+                            signature_algorithm: string | null;
+                            /** @description The ESS signing-certificate-v2 attribute PAdES B-B requires is signed. */
+                            has_signing_certificate_v2: boolean;
+                            /** @description DocMDP P (1-3) when this signature certifies the document. */
+                            certification: number | null;
+                            byte_range: number[] | null;
+                            /** @description The /ByteRange starts at 0, leaves out exactly the /Contents string and ends where a revision of the file ends. */
+                            byte_range_covers_revision: boolean;
+                            /** @description The file goes on past the signed range (later incremental updates). */
+                            modified_after_signing: boolean;
+                            /** @description How many revisions were appended after this signature's. */
+                            revisions_after: number;
+                            /** @description The signed message-digest equals the hash of the bytes the /ByteRange names. */
+                            digest_matches: boolean;
+                            /** @description The CMS signature over the signed attributes verifies with the signer certificate's public key. */
+                            signature_valid: boolean;
+                            /**
+                             * @description not_checked unless trust_anchors were given.
+                             * @enum {string}
+                             */
+                            chain: "not_checked" | "trusted" | "untrusted";
+                            problems: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "budget_exceeded" | "insufficient_credits";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
                     };
                 };
             };
