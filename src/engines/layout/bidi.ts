@@ -5,13 +5,26 @@ import type { Glyph } from "./geometry";
 /**
  * Arabic fonts draw lam-alef as one glyph; MuPDF then reports the alef
  * first, with no width, and the lam after it ("ال" for "لا"). Logical order
- * puts the lam first.
+ * puts the lam first. An alef drawn just before the ligature ("الا" of
+ * "الاقتصاد") ends where the ligature's alef is reported, and MuPDF drops
+ * it as a copy of that glyph (its test for text drawn twice for a bold
+ * look): the space it took, between the ligature and the glyph read before
+ * it, gives it back.
  */
 export function fixLamAlef(line: Glyph[]): Glyph[] {
+  // Where a line draws no spaces, a gap between two letters may be a word
+  // gap; where it draws them, a gap left empty is a glyph MuPDF dropped.
+  const drawsSpaces = line.some((g) => g.c === " ");
   for (let i = 0; i + 1 < line.length; i++) {
     const [a, b] = [line[i], line[i + 1]];
     if (/[\u0622\u0623\u0625\u0627]/.test(a.c) && b.c === "\u0644" && a.box[2] - a.box[0] < 0.05) {
       [line[i], line[i + 1]] = [b, a];
+      const before = line[i - 1];
+      const gap = before ? before.box[0] - a.box[2] : 0;
+      if (before && (drawsSpaces || before.c.trim() === "") && gap > 0.15 * a.size && gap < 0.6 * a.size) {
+        line.splice(i, 0, { ...a, box: [a.box[2], a.box[1], a.box[2] + gap, a.box[3]] });
+        i++;
+      }
       i++;
     }
   }

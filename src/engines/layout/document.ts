@@ -106,7 +106,11 @@ export function layoutPage(page: ScannedPage, bodySize: number): PageModel {
     ...tables.map((table): Item => ({ kind: "table", box: table.box, table })),
     ...images.filter((img) => !behind.includes(img)),
   ];
-  const ordered = readingOrder(items);
+  // Drawings made of vector shapes order the page as pictures do, and say nothing themselves.
+  const drawings = (page.graphics ?? []).filter((g) => !tables.some((t) => inside(g, t.box))).map((box) => ({ kind: "drawing" as const, box }));
+  const ordered = readingOrder<Item | (typeof drawings)[number]>([...items, ...drawings], (it) => it.kind === "drawing").filter(
+    (it): it is Item => it.kind !== "drawing",
+  );
   for (const img of behind) {
     const at = ordered.findIndex((it) => inside(it.box, img.box));
     ordered.splice(at < 0 ? ordered.length : at, 0, img);

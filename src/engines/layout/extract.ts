@@ -1,10 +1,11 @@
+import { isMupdfError } from "../mupdf/core/document";
 import type { Mupdf } from "../mupdf/core/loader";
 import { fixLamAlef, isRtlText } from "./bidi";
 import { type Glyph, union } from "./geometry";
 import { coversPage, isJunkText } from "./junk-text";
 import { joinBaselines, splitSegments, toLine } from "./lines";
 import { dominant, type Orientation, orientationOf, rotate } from "./orientation";
-import type { RawPage, Rect, Style } from "./types";
+import type { RawPage, Rect, Style, TextLine } from "./types";
 
 type Page = ReturnType<InstanceType<Mupdf["PDFDocument"]>["loadPage"]>;
 
@@ -33,6 +34,7 @@ interface Link {
  */
 export function extractPage(page: Page, index: number): RawPage {
   const [px0, py0, px1, py1] = page.getBounds();
+  nameType3Fonts(page);
   const links = readLinks(page);
   let scan = scanText(page, STEXT_OPTIONS, links, (px1 - px0) * (py1 - py0));
   // Split at every font change, a right-to-left line also splits at every
@@ -47,7 +49,7 @@ export function extractPage(page: Page, index: number): RawPage {
     )
   )
     scan = scanText(page, WHOLE_LINES, links, (px1 - px0) * (py1 - py0));
-  const { raw, rules, images } = scan;
+  const { raw, rules, images, shapes } = scan;
   // A page whose text mostly runs down or up (a table set sideways) is read
   // turned upright; text at other angles on it (margin stamps) is left out.
   const turn = dominant(raw);
@@ -60,18 +62,54 @@ export function extractPage(page: Page, index: number): RawPage {
   const lines = junk ? [] : read;
   const hasText = lines.some((l) => l.words.length > 0);
   const [width, height] = turn === "up" ? [w, h] : [h, w];
-  return { index, width, height, lines, rules: rules.map(upright), images: images.map(upright), needsOcr: !hasText && images.length > 0 };
+  const graphics = drawings(shapes.map(upright), lines);
+  return { index, width, height, lines, rules: rules.map(upright), images: images.map(upright), graphics, needsOcr: !hasText && images.length > 0 };
 }
 
 interface Scan {
   raw: Record<Orientation, Glyph[][]>;
   rules: Rect[];
   images: Rect[];
+  /** Filled shapes too thick to be rules. */
+  shapes: Rect[];
+}
+
+const MAX_SHAPES = 2000;
+/** Shapes this close (points) belong to one drawing. */
+const DRAWING_GAP = 6;
+
+/**
+ * Filled shapes gathered into drawings (the bars of a chart are one), left
+ * out where text is set over them: a shaded box behind a sidebar, a code
+ * listing or a table's header row is a background, not a picture.
+ */
+function drawings(shapes: Rect[], lines: TextLine[]): Rect[] {
+  // Gathering is quadratic in the worst case: a page of thousands of shapes (a map) orders without them.
+  if (shapes.length > MAX_SHAPES) return [];
+  const groups: Rect[] = [];
+  for (const s of [...shapes].sort((a, b) => a[1] - b[1])) {
+    let box = s;
+    for (let i = groups.length - 1; i >= 0; i--) {
+      const g = groups[i];
+      if (box[0] - g[2] <= DRAWING_GAP && g[0] - box[2] <= DRAWING_GAP && box[1] - g[3] <= DRAWING_GAP && g[1] - box[3] <= DRAWING_GAP) {
+        box = union(box, g);
+        groups.splice(i, 1);
+      }
+    }
+    groups.push(box);
+  }
+  const holds = (g: Rect, l: TextLine) => {
+    const [x, y] = [(l.box[0] + l.box[2]) / 2, (l.box[1] + l.box[3]) / 2];
+    return x >= g[0] && x <= g[2] && y >= g[1] && y <= g[3];
+  };
+  // A short bar of a chart counts (as wide as a figure, a few points tall); a bullet square does not.
+  const [w, h] = [(g: Rect) => g[2] - g[0], (g: Rect) => g[3] - g[1]];
+  return groups.filter((g) => Math.max(w(g), h(g)) >= MIN_IMAGE && w(g) * h(g) >= (MIN_IMAGE * MIN_IMAGE) / 2 && !lines.some((l) => holds(g, l)));
 }
 
 function scanText(page: Page, options: string, links: Link[], pageArea: number): Scan {
   const st = page.toStructuredText(options);
-  const scan: Scan = { raw: { up: [], cw: [], ccw: [] }, rules: [], images: [] };
+  const scan: Scan = { raw: { up: [], cw: [], ccw: [] }, rules: [], images: [], shapes: [] };
   let line: Glyph[] | null = null;
   let orientation: Orientation | null = null;
   let style = REGULAR;
@@ -108,7 +146,10 @@ function scanText(page: Page, options: string, links: Link[], pageArea: number):
         if (box[2] - box[0] >= MIN_IMAGE && box[3] - box[1] >= MIN_IMAGE) scan.images.push([box[0], box[1], box[2], box[3]]);
       },
       onVector(box, flags: { isStroked: boolean; isRectangle: boolean }) {
-        scan.rules.push(...rulesOf([box[0], box[1], box[2], box[3]], flags, pageArea));
+        const rect: Rect = [box[0], box[1], box[2], box[3]];
+        scan.rules.push(...rulesOf(rect, flags, pageArea));
+        const [w, h] = [rect[2] - rect[0], rect[3] - rect[1]];
+        if (Math.min(w, h) > RULE_THICKNESS && w * h <= pageArea * 0.8) scan.shapes.push(rect);
       },
     };
     st.walk(walker);
@@ -172,6 +213,43 @@ function unmapped(line: Glyph[]): Glyph[] {
   const apart = next && (next.c.trim() === "" || next.box[0] - line[first].box[2] > 0.25 * next.size);
   const bullet = first >= 0 && line[first].c === UNMAPPED && apart && line.slice(first + 1).some((g) => g.c.trim() && g.c !== UNMAPPED);
   return line.flatMap((g, i) => (g.c !== UNMAPPED ? [g] : bullet && i === first ? [{ ...g, c: "•" }] : []));
+}
+
+type PdfObject = ReturnType<ReturnType<Page["getObject"]>["get"]>;
+
+/**
+ * A Type 3 font without a /Name (Chromium prints every CFF or Type 1 font
+ * it uses, bold and regular alike, as one) reaches MuPDF as "Unnamed-T3",
+ * normal weight, so a bold heading set at body size reads as body text.
+ * Its FontDescriptor still names the face ("AAAAAA+NimbusRoman-Bold"): that
+ * name becomes the font's /Name, in memory only, before the page is read,
+ * and the style hints read it as for any other font. Forms a few levels
+ * deep are visited for their own fonts.
+ */
+function nameType3Fonts(page: Page): void {
+  const visit = (resources: PdfObject, depth: number) => {
+    if (!resources.isDictionary()) return;
+    const fonts = resources.get("Font");
+    if (fonts.isDictionary())
+      fonts.forEach((value) => {
+        const font = value.resolve();
+        if (!font.isDictionary() || font.get("Subtype").asName() !== "Type3" || font.get("Name").isName()) return;
+        const name = font.get("FontDescriptor").get("FontName");
+        if (name.isName()) font.put("Name", name);
+      });
+    const forms = resources.get("XObject");
+    if (depth < 3 && forms.isDictionary())
+      forms.forEach((value) => {
+        const form = value.resolve();
+        if (form.isStream() && form.get("Subtype").asName() === "Form") visit(form.get("Resources"), depth + 1);
+      });
+  };
+  try {
+    visit(page.getObject().getInheritable("Resources"), 0);
+  } catch (err) {
+    // A malformed resource tree names nothing; the page is still read.
+    if (!isMupdfError(err)) throw err;
+  }
 }
 
 function readLinks(page: Page): Link[] {

@@ -1,4 +1,4 @@
-import type { RawPage, TextLine } from "./types";
+import type { RawPage, Rect, ScannedPage, TextLine } from "./types";
 
 // Running headers, footers and page numbers: lines in the top or bottom
 // margin band whose text (digits masked) recurs on many pages, and lone page
@@ -28,14 +28,14 @@ function inBand(page: RawPage, line: TextLine): boolean {
   // a running title; a footer often sets a title, a notice and the page
   // number on one baseline.
   if (page.lines.filter((o) => o !== line && Math.min(o.box[3], line.box[3]) - Math.max(o.box[1], line.box[1]) > 0.5 * h).length >= 3) return false;
-  if (line.box[3] < page.height * BAND)
-    return !page.lines.some((o) => o !== line && o.box[1] >= line.box[1] && o.box[1] < line.box[3] + 0.8 * h && overlapsX(o, line));
-  if (line.box[1] > page.height * (1 - BAND))
-    return !page.lines.some((o) => o !== line && o.box[3] <= line.box[3] && o.box[3] > line.box[1] - 0.8 * h && overlapsX(o, line));
+  // A caption over a table or a figure is close to what it captions.
+  const boxes = [...page.lines.filter((o) => o !== line).map((o) => o.box), ...page.images, ...((page as Partial<ScannedPage>).tables ?? []).map((t) => t.box)];
+  if (line.box[3] < page.height * BAND) return !boxes.some((b) => b[1] >= line.box[1] && b[1] < line.box[3] + 0.8 * h && overlapsX(b, line.box));
+  if (line.box[1] > page.height * (1 - BAND)) return !boxes.some((b) => b[3] <= line.box[3] && b[3] > line.box[1] - 0.8 * h && overlapsX(b, line.box));
   return false;
 }
 
-const overlapsX = (a: TextLine, b: TextLine) => a.box[0] < b.box[2] && b.box[0] < a.box[2];
+const overlapsX = (a: Rect, b: Rect) => a[0] < b[2] && b[0] < a[2];
 
 export function dropFurniture<P extends RawPage>(pages: P[]): P[] {
   const seen = new Map<string, number>();
@@ -48,7 +48,9 @@ export function dropFurniture<P extends RawPage>(pages: P[]): P[] {
   const isFurniture = (page: RawPage, line: TextLine) => {
     if (!inBand(page, line)) return false;
     const key = keyOf(line);
-    return PAGE_NUMBER.test(key) || (seen.get(key) ?? 0) >= minRepeats || (line.size <= 0.85 * body && outermost(page, line));
+    // Where nothing repeats, place and type decide: the outermost line of the
+    // margin band, set apart from the body and smaller than it.
+    return PAGE_NUMBER.test(key) || (seen.get(key) ?? 0) >= minRepeats || (line.size < 0.95 * body && outermost(page, line));
   };
   return pages.map((page) => ({ ...page, lines: page.lines.filter((l) => !isFurniture(page, l)) }));
 }

@@ -123,6 +123,7 @@ export function joinBaselines(lines: TextLine[]): TextLine[] {
   // Lines bucketed by the middle of their height: a mate sits in the same or a neighbouring bucket.
   const buckets = new Map<number, TextLine[]>();
   const bucketOf = (l: TextLine) => Math.round((l.box[1] + l.box[3]) / 2 / BUCKET);
+  const byTop = byTopEdge(lines);
   for (const line of sorted) {
     const b = bucketOf(line);
     const near = [b - 1, b, b + 1].flatMap((k) => buckets.get(k) ?? []);
@@ -130,7 +131,8 @@ export function joinBaselines(lines: TextLine[]): TextLine[] {
       (o) =>
         sameBaseline(o, line) &&
         line.box[0] - o.box[2] <= reach(o) * Math.max(o.size, line.size) &&
-        line.box[0] - o.box[2] > -0.3 * Math.min(o.size, line.size),
+        line.box[0] - o.box[2] > -0.3 * Math.min(o.size, line.size) &&
+        !gutterBetween(o, line, byTop),
     );
     if (mate) {
       const gap = line.box[0] - mate.box[2] > 0.15 * line.size;
@@ -183,6 +185,68 @@ export function joinBaselines(lines: TextLine[]): TextLine[] {
  */
 const reach = (l: TextLine) => (/^\S+ $/.test(l.spans[l.spans.length - 1]?.text ?? "") ? JUSTIFIED_GAP : SEGMENT_GAP);
 const JUSTIFIED_GAP = 4;
+
+/** A page's segments by top edge, and the tallest one's height, to find a band's segments by binary search. */
+interface ByTop {
+  lines: TextLine[];
+  tallest: number;
+}
+
+function byTopEdge(lines: TextLine[]): ByTop {
+  return { lines: [...lines].sort((a, b) => a.box[1] - b.box[1]), tallest: Math.max(0, ...lines.map((l) => l.box[3] - l.box[1])) };
+}
+
+/** The first index whose top edge is at `y` or below. */
+function firstFrom(byTop: ByTop, y: number): number {
+  let [lo, hi] = [0, byTop.lines.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (byTop.lines[mid].box[1] < y) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A bullet or an item number ("•", "12.", "(a)"): what a list sets apart from its text. */
+const MARKER = /^\s*(\S|\(?[\p{L}\p{N}]{1,3}[.)])\s*$/u;
+
+/**
+ * Whether the whitespace between two segments on one baseline is part of a
+ * gutter: a strip of it stays empty through the rows above and below, with
+ * text on both sides of it there. Justified word gaps in narrow columns can
+ * be as wide as the gutter beside them, but they do not line up from row to
+ * row; a gutter does, so a line is never joined to its neighbour across the
+ * column gap (a heading beside a body line, the next column's line).
+ * `byTop`: every segment of the page, by top edge.
+ */
+function gutterBetween(a: TextLine, b: TextLine, byTop: ByTop): boolean {
+  const size = Math.max(a.size, b.size);
+  const [x0, x1] = [a.box[2], b.box[0]];
+  if (x1 - x0 < 0.5 * size || MARKER.test(a.spans.map((s) => s.text).join(""))) return false;
+  const h = Math.max(a.box[3] - a.box[1], b.box[3] - b.box[1]);
+  const top = Math.min(a.box[1], b.box[1]) - 2.5 * h;
+  const bottom = Math.max(a.box[3], b.box[3]) + 2.5 * h;
+  let free: [number, number][] = [[x0, x1]];
+  const near: TextLine[] = [];
+  for (let i = firstFrom(byTop, top - byTop.tallest); i < byTop.lines.length; i++) {
+    const o = byTop.lines[i];
+    if (o.box[1] > bottom) break;
+    if (o.box[3] < top || o === a || o === b || sameBaseline(o, a) || sameBaseline(o, b)) continue;
+    near.push(o);
+    free = free.flatMap(([f0, f1]) =>
+      o.box[2] <= f0 || o.box[0] >= f1
+        ? [[f0, f1] as [number, number]]
+        : [[f0, o.box[0]] as [number, number], [o.box[2], f1] as [number, number]].filter(([p, q]) => q - p > 0),
+    );
+  }
+  const reachX = 15 * size;
+  return free.some(([f0, f1]) => {
+    if (f1 - f0 < 0.3 * size) return false;
+    const left = near.filter((o) => o.box[2] <= f0 + 0.5 && o.box[2] > f0 - reachX).length;
+    const right = near.filter((o) => o.box[0] >= f1 - 0.5 && o.box[0] < f1 + reachX).length;
+    return left >= 2 && right >= 2;
+  });
+}
 
 const inkLength = (l: TextLine) => l.spans.reduce((n, s) => n + s.text.replace(/\s/g, "").length, 0);
 

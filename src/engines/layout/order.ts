@@ -15,13 +15,18 @@ interface Boxed {
 
 type Span = [number, number];
 
-export function readingOrder<T extends Boxed>(items: T[]): T[] {
+/**
+ * `wall`: items that say nothing but end a column region when a band holds
+ * only them across a gutter (a chart drawn as shapes across the page).
+ */
+export function readingOrder<T extends Boxed>(items: T[], wall?: (item: T) => boolean): T[] {
   if (items.length <= 1) return [...items];
+  const again = (part: T[]) => readingOrder(part, wall);
   const columns = verticalCut(items);
-  if (columns) return columns.flatMap(readingOrder);
+  if (columns) return columns.flatMap(again);
   const bands = horizontalBands(items);
   if (bands.length === 1) return sortTopDown(items);
-  return columnRegions(bands).flatMap((region) => (region.length === items.length ? sortTopDown(region) : readingOrder(region)));
+  return columnRegions(bands, wall).flatMap((region) => (region.length === items.length ? sortTopDown(region) : again(region)));
 }
 
 const sortTopDown = <T extends Boxed>(items: T[]) => [...items].sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0]);
@@ -75,17 +80,28 @@ function horizontalBands<T extends Boxed>(items: T[]): T[][] {
   return bands;
 }
 
-/** Bands joined while a gutter still runs through all of them. */
-function columnRegions<T extends Boxed>(bands: T[][]): T[][] {
-  const out: { items: T[]; spans: Span[] }[] = [];
+/**
+ * Bands joined while a gutter still runs through all of them. A band of
+ * walls only that reaches across a gutter of the region above is a region
+ * of its own, and the next band starts another.
+ */
+function columnRegions<T extends Boxed>(bands: T[][], wall?: (item: T) => boolean): T[][] {
+  const out: { items: T[]; spans: Span[]; closed: boolean }[] = [];
   for (const band of bands) {
     const last = out[out.length - 1];
     const own = covered(extentsOf(band));
+    if (last && wall && band.every(wall)) {
+      const [x0, x1] = [Math.min(...band.map((i) => i.box[0])), Math.max(...band.map((i) => i.box[2]))];
+      if (gutters(last.spans).some(([g0, g1]) => x0 <= g0 && x1 >= g1)) {
+        out.push({ items: [...band], spans: own, closed: true });
+        continue;
+      }
+    }
     const joined = last ? covered([...last.spans, ...own]) : [];
-    if (last && gutters(joined).length > 0 && (gutters(last.spans).length > 0 || gutters(own).length > 0)) {
+    if (last && !last.closed && gutters(joined).length > 0 && (gutters(last.spans).length > 0 || gutters(own).length > 0)) {
       last.items.push(...band);
       last.spans = joined;
-    } else out.push({ items: [...band], spans: own });
+    } else out.push({ items: [...band], spans: own, closed: false });
   }
   return out.map((r) => r.items);
 }

@@ -3,9 +3,11 @@ import { fixLamAlef, isRtlText } from "./bidi";
 import type { Glyph } from "./geometry";
 import { assignHeadingLevels } from "./headings";
 import { joinLines, listMarker } from "./inline";
+import { joinBaselines } from "./lines";
 import { countHeadings, countWords, inline } from "./markdown";
 import { readingOrder } from "./order";
-import type { Block, Rect, Span } from "./types";
+import { streamTables } from "./stream";
+import type { Block, Rect, Span, TextLine } from "./types";
 
 // The engine's pure steps on hand-made data.
 
@@ -26,6 +28,16 @@ describe("right-to-left text", () => {
         .map((g) => g.c)
         .join(""),
     ).toBe("خلال");
+  });
+
+  it("gives back the alef MuPDF drops before a lam-alef ligature, where the line draws its spaces", () => {
+    // "ال" + "ا" (dropped) + "لا"-ligature + "ق": the space glyph's left edge stands an alef's width off the ligature.
+    const line = [glyph(" ", 480, 483), glyph("ا", 477, 477), glyph("ل", 471.5, 477), glyph("ق", 467, 471.5)];
+    expect(
+      fixLamAlef(line)
+        .map((g) => g.c)
+        .join(""),
+    ).toBe(" الاق");
   });
 
   it("tells right-to-left text by its letters", () => {
@@ -87,5 +99,55 @@ describe("heading levels", () => {
 
   it("ranks sizes when nothing is numbered", () => {
     expect(levels([h("Big", 20), h("Middle", 16), h("Small", 13), h("Middle again", 16)])).toEqual([1, 2, 3, 2]);
+  });
+});
+
+const seg = (text: string, x0: number, y0: number, x1: number, size = 10): TextLine => ({
+  box: [x0, y0, x1, y0 + size],
+  spans: [span(text, { size })],
+  words: text
+    .trim()
+    .split(/\s+/)
+    .map((w, i, all) => ({ text: w, box: [x0 + ((x1 - x0) * i) / all.length, y0, x0 + ((x1 - x0) * (i + 1)) / all.length, y0 + size] as Rect })),
+  size,
+});
+
+describe("segments on one baseline", () => {
+  it("joins a justified word to its line, but never across a gutter that runs through the rows around it", () => {
+    // Two columns, 100-190 and 200-290; the word "upon " (drawn with its space) reaches 4 font sizes.
+    const rows = [0, 12, 24, 36, 48].flatMap((y) => [seg("left column words", 100, y, 190), seg("right column words", 200, y, 290)]);
+    const joined = joinBaselines([...rows, seg("upon ", 150, 60, 190), seg("Heading", 200, 60, 260)]);
+    expect(joined.filter((l) => l.box[1] === 60).map((l) => l.spans.map((s) => s.text).join(""))).toEqual(["upon ", "Heading"]);
+    // Alone on the page, the same two segments are one line.
+    expect(joinBaselines([seg("upon ", 150, 60, 190), seg("Heading", 200, 60, 260)])).toHaveLength(1);
+  });
+});
+
+describe("borderless tables", () => {
+  it("keeps labels set left and figures set right in one column, and cuts a header where figures end", () => {
+    const row = (y: number, ...cells: [string, number, number][]) => cells.map(([t, x0, x1]) => seg(t, x0, y, x1));
+    const lines: TextLine[] = [
+      // "Material 2018" and "Count" closer than a cell gap: one segment, cut where three rows' figures end (120).
+      seg("Item", 0, 0, 40),
+      {
+        ...seg("Material 2018 Count", 60, 0, 180),
+        words: [
+          { text: "Material", box: [60, 0, 98, 10] },
+          { text: "2018", box: [101, 0, 120, 10] },
+          { text: "Count", box: [127, 0, 150, 10] },
+        ],
+      },
+      ...row(14, ["Alpha", 0, 30], ["Court", 60, 85], ["15,486", 150, 180]),
+      ...row(28, ["Beta", 0, 25], ["2,961", 95, 120], ["71,488", 150, 180]),
+      ...row(42, ["Gamma", 0, 35], ["39,841", 90, 120], ["13,357", 150, 180]),
+      ...row(56, ["Delta", 0, 30], ["48,806", 90, 120], ["25,537", 150, 180]),
+      ...row(70, ["Omega", 0, 30], ["Future", 60, 88], ["1,127", 155, 180]),
+    ];
+    const [table] = streamTables(lines);
+    expect(table.rows.map((r) => r.length)).toEqual([3, 3, 3, 3, 3, 3]);
+    expect(table.rows.map((r) => r[1])).toEqual(["Material 2018", "Court", "2,961", "39,841", "48,806", "Future"]);
+    // Without the header to span them, the labels' and the figures' bands are still one column.
+    const [body] = streamTables(lines.slice(2));
+    expect(body.rows.map((r) => r.length)).toEqual([3, 3, 3, 3, 3]);
   });
 });

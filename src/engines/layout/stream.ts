@@ -65,6 +65,12 @@ export function streamTables(lines: TextLine[], rules: Rect[] = []): Table[] {
     run = [];
   };
   for (const row of splitAtColumnStarts(rowsOf(lines))) {
+    // A table sets its rows in one type size; a heading beside a line of
+    // body text (columns of prose on one baseline) is no table row.
+    if (mixedSizes(row)) {
+      flush();
+      continue;
+    }
     const prev = run[run.length - 1];
     const near = prev && row.box[1] - prev.box[3] < 1.5 * (prev.box[3] - prev.box[1]);
     if (prev && near && row.cells.length >= 2 && aligned(row, run)) run.push(row);
@@ -76,6 +82,11 @@ export function streamTables(lines: TextLine[], rules: Rect[] = []): Table[] {
   }
   flush();
   return tables;
+}
+
+function mixedSizes(row: Row): boolean {
+  const sizes = row.lines.map((l) => l.size).filter((s) => s > 0);
+  return sizes.length >= 2 && Math.max(...sizes) > 1.25 * Math.min(...sizes);
 }
 
 /** Cells of three rows or more that start within this many points (rounded) start one column. */
@@ -90,12 +101,18 @@ const START_TOLERANCE = 1;
 function splitAtColumnStarts(rows: Row[]): Row[] {
   // Starts counted per point, so a dense page (thousands of cells) costs one lookup a word.
   const starts = new Map<number, number>();
-  for (const r of rows) for (const c of r.cells.slice(1)) starts.set(Math.round(c.box[0]), (starts.get(Math.round(c.box[0])) ?? 0) + 1);
-  const recurring = (x: number) => {
+  const ends = new Map<number, number>();
+  for (const r of rows) {
+    for (const c of r.cells.slice(1)) starts.set(Math.round(c.box[0]), (starts.get(Math.round(c.box[0])) ?? 0) + 1);
+    // Figures are what a column sets flush right.
+    for (const c of r.cells) if (c.words.every((w) => NUMERIC.test(w.text))) ends.set(Math.round(c.box[2]), (ends.get(Math.round(c.box[2])) ?? 0) + 1);
+  }
+  const recurs = (at: Map<number, number>, x: number) => {
     let n = 0;
-    for (let k = Math.round(x) - START_TOLERANCE; k <= Math.round(x) + START_TOLERANCE; k++) n += starts.get(k) ?? 0;
+    for (let k = Math.round(x) - START_TOLERANCE; k <= Math.round(x) + START_TOLERANCE; k++) n += at.get(k) ?? 0;
     return n >= 3;
   };
+  const recurring = (x: number) => recurs(starts, x);
   return rows.map((row) => {
     const size = Math.max(...row.lines.map((l) => l.size));
     const cells = row.cells.flatMap((cell) => {
@@ -103,7 +120,11 @@ function splitAtColumnStarts(rows: Row[]): Row[] {
       for (const w of cell.words) {
         const last = parts[parts.length - 1];
         // Dot leaders sit on a grid that recurs in every row: only words open cells.
-        const opens = /[\p{L}\p{N}]/u.test(w.text) && w.box[0] - (last?.box[2] ?? 0) >= 0.5 * size && recurring(w.box[0]);
+        // A right-aligned column ends its cells where three other rows' cells
+        // end: a header set closer than a cell gap to the next ("Material
+        // 2018 Decade" over two columns of figures) is cut there too.
+        const apart = w.box[0] - (last?.box[2] ?? 0) >= 0.5 * size;
+        const opens = /[\p{L}\p{N}]/u.test(w.text) && apart && (recurring(w.box[0]) || (last !== undefined && recurs(ends, last.box[2])));
         if (last && !opens) {
           last.words.push(w);
           last.box = union(last.box, w.box);
@@ -191,7 +212,25 @@ function columnsOf(rows: Row[]): [number, number][] {
     if (last && x0 <= last[1]) last[1] = Math.max(last[1], x1);
     else bands.push([x0, x1]);
   }
-  return bands;
+  return oneColumnBands(bands, rows);
+}
+
+/**
+ * A column of labels set left and figures set right ("Court" over
+ * "2,961") makes two bands that never hold two cells of one row: close
+ * together, they are one column.
+ */
+function oneColumnBands(bands: [number, number][], rows: Row[]): [number, number][] {
+  const size = Math.max(...rows.flatMap((r) => r.lines.map((l) => l.size)));
+  const hits = (c: Cell, [x0, x1]: [number, number]) => Math.min(x1, c.box[2]) - Math.max(x0, c.box[0]) > 0;
+  const out: [number, number][] = [];
+  for (const band of bands) {
+    const last = out[out.length - 1];
+    const both = (r: Row) => r.cells.some((c) => hits(c, last) && !hits(c, band)) && r.cells.some((c) => hits(c, band) && !hits(c, last));
+    if (last && band[0] - last[1] < 2 * size && !rows.some(both)) last[1] = band[1];
+    else out.push([...band]);
+  }
+  return out;
 }
 
 /** The band a cell belongs to: the one it overlaps most, else the nearest. */

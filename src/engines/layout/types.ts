@@ -45,6 +45,12 @@ export interface RawPage {
   /** Thin filled or stroked rectangles: candidate table rules. */
   rules: Rect[];
   images: Rect[];
+  /**
+   * Drawings made of filled shapes with no text over them (charts, diagrams
+   * drawn as vectors): they take part in reading order as pictures do, so a
+   * chart across the page ends the columns above it.
+   */
+  graphics?: Rect[];
   /** True when the page has no text at all (a scan without OCR layer). */
   needsOcr: boolean;
 }

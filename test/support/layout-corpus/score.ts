@@ -114,14 +114,35 @@ function headingsOf(truth: Truth, markdown: string): Pick<Score, "headings" | "f
   };
 }
 
-/** Furniture left in: occurrences in ours beyond those the body text itself holds ("3" in a table). */
-function furnitureOf(truth: Truth, ours: string[], at: Map<string, number[]>): Ratio {
-  const body = words(
-    [...truth.paragraphs.map((p) => p.text), ...truth.headings.map((h) => h.text), ...truth.tables.flatMap((t) => t.rows.flat()), ...truth.code.flat()].join(
-      "\n",
-    ),
-  );
-  const bodyAt = positions(body);
+/**
+ * An ordered list's numbers are the HTML's own (<ol> draws them) but no
+ * text of the truth: left in a Markdown list marker ("2. Code reduces")
+ * they are no page number kept.
+ */
+const withoutListMarkers = (md: string) =>
+  md
+    .split("\n")
+    .map((l) => l.replace(/^\s*\d+[.)]\s+/, ""))
+    .join("\n");
+
+/** Occurrences of `seq` inside any one of `texts` (word lists). */
+const countIn = (seq: string[], texts: string[][]) => texts.reduce((n, ws) => n + occurrences(seq, ws, positions(ws)).length, 0);
+
+/**
+ * Furniture left in: occurrences in ours beyond those the body text itself
+ * holds ("3" in a table), counted block by block on both sides, so a
+ * paragraph ending in "page" before the heading "3 Method" keeps no "Page 3".
+ */
+function furnitureOf(truth: Truth, markdown: string): Ratio {
+  const body = [
+    ...truth.paragraphs.map((p) => p.text),
+    ...truth.headings.map((h) => h.text),
+    ...truth.tables.flatMap((t) => t.rows.flat()),
+    ...truth.code.flat(),
+  ].map((t) => words(t));
+  const ours = withoutListMarkers(markdown)
+    .split(/\n\s*\n/)
+    .map((b) => words(b));
   const groups = new Map<string, number>();
   for (const f of truth.furniture) {
     const key = words(f.text).join(" ");
@@ -130,7 +151,7 @@ function furnitureOf(truth: Truth, ours: string[], at: Map<string, number[]>): R
   let kept = 0;
   for (const [key, n] of groups) {
     const seq = key.split(" ");
-    const extra = occurrences(seq, ours, at).length - occurrences(seq, body, bodyAt).length;
+    const extra = countIn(seq, ours) - countIn(seq, body);
     kept += Math.min(n, Math.max(0, extra));
   }
   return ratio(truth.furniture.length - kept, truth.furniture.length);
@@ -203,7 +224,7 @@ export function score(truth: Truth, markdown: string): Score {
     order: orderOf(truth, ours, at),
     whole: wholeOf(truth, markdown),
     ...headingsOf(truth, markdown),
-    furniture: furnitureOf(truth, ours, at),
+    furniture: furnitureOf(truth, markdown),
     ruledCells: cellsOf(truth, markdown, true),
     unruledCells: cellsOf(truth, markdown, false),
     code: codeOf(truth, markdown),

@@ -16,21 +16,25 @@ type Floor = Partial<Record<keyof Score, number>>;
 
 // Measured on this sample on 2026-12-02 (docs/benchmarks.md), less a margin
 // of about 0.05; the output is deterministic, so a drop is a change of engine.
+// Raised on 2026-12-03 where the engine rose: gutters found before lines are
+// joined, Type 3 font names, drawings in reading order, table columns set
+// left and right, and the figure family's regions made to differ as it
+// says they do (docs/engines/layout.md).
 const FLOORS: Record<string, Floor> = {
-  article: { order: 0.95, headings: 0.85, furniture: 0.95, words: 0.99 },
-  figure: { order: 0.8, headings: 0.85, furniture: 0.95, words: 0.99 },
+  article: { order: 0.95, headings: 0.95, furniture: 0.95, words: 0.99 },
+  figure: { order: 0.95, headings: 0.95, furniture: 0.95, words: 0.99 },
   sidebar: { order: 0.95, headings: 0.95, furniture: 0.95, words: 0.99 },
   footnotes: { order: 0.95, headings: 0.95, furniture: 0.95, words: 0.99 },
-  report: { order: 0.95, headings: 0.95, furniture: 0.9, words: 0.99 },
+  report: { order: 0.95, headings: 0.95, furniture: 0.95, words: 0.99 },
   "ruled-table": { order: 0.95, headings: 0.95, furniture: 0.95, ruledCells: 0.9, words: 0.99 },
-  "unruled-table": { order: 0.95, headings: 0.95, furniture: 0.95, unruledCells: 0.85, words: 0.99 },
+  "unruled-table": { order: 0.95, headings: 0.95, furniture: 0.95, unruledCells: 0.94, words: 0.99 },
   rtl: { order: 0.95, headings: 0.95, furniture: 0.95, words: 0.99 },
   lists: { order: 0.95, headings: 0.95, furniture: 0.95, words: 0.99 },
   code: { order: 0.95, headings: 0.95, furniture: 0.95, code: 0.95, words: 0.99 },
 };
 
 /** False headings may not exceed this share of our headings: issue 32's 5%, except where the engine is not there yet. */
-const MAX_FALSE: Record<string, number> = { figure: 0.1 };
+const MAX_FALSE: Record<string, number> = {};
 
 let sample: Entry[] = [];
 
@@ -104,6 +108,13 @@ describe("the layout scorer", () => {
     const s = score(truth, good);
     for (const k of ["order", "headings", "levels", "furniture", "unruledCells", "code", "words"] as const) expect(share(s[k]), k).toBe(1);
     expect(share(s.falseHeadings)).toBe(0);
+  });
+
+  it("takes an ordered list's numbers for no page number", () => {
+    // <ol> draws its numbers: they are in the page but in no truth text.
+    const numbered = { ...truth, furniture: [{ text: "1", kind: "number" as const }] };
+    expect(share(score(numbered, good.replace("Alpha beta", "1. Alpha beta")).furniture)).toBe(1);
+    expect(share(score(numbered, `${good}\n\n1`).furniture)).toBe(0);
   });
 
   it("catches columns read across, false headings, kept furniture and lost cells", () => {
