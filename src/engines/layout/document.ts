@@ -148,6 +148,7 @@ export function findTables(page: RawPage): Table[] {
     ...streamTables(
       rest.filter((l) => !toc.some((t) => inside(l.box, t.box))),
       page.rules,
+      page.needsOcr,
     ),
   ];
 }

@@ -55,8 +55,13 @@ function cellsOf(lines: TextLine[]): Cell[] {
   return cells;
 }
 
-/** Borderless tables among the page's lines; `rules` are the page's ruling lines, if any. */
-export function streamTables(lines: TextLine[], rules: Rect[] = []): Table[] {
+/**
+ * Borderless tables among the page's lines; `rules` are the page's ruling
+ * lines, if any. `measuredSizes`: the sizes were measured from the letters'
+ * boxes (an OCR page), which vary word by word with the letters and the
+ * skew, so they cannot tell a heading from a cell.
+ */
+export function streamTables(lines: TextLine[], rules: Rect[] = [], measuredSizes = false): Table[] {
   const tables: Table[] = [];
   let run: Row[] = [];
   const flush = () => {
@@ -67,7 +72,7 @@ export function streamTables(lines: TextLine[], rules: Rect[] = []): Table[] {
   for (const row of splitAtColumnStarts(rowsOf(lines))) {
     // A table sets its rows in one type size; a heading beside a line of
     // body text (columns of prose on one baseline) is no table row.
-    if (mixedSizes(row)) {
+    if (!measuredSizes && mixedSizes(row)) {
       flush();
       continue;
     }
