@@ -4,9 +4,10 @@
 // - tesseract-core.js: its Emscripten glue, cut out of the package's lib.js
 //   (which also carries a browser Web Worker client we do not want) and
 //   exported as a factory that takes Emscripten's Module (instantiateWasm);
-// - eng.traineddata.bin: the English LSTM model (tessdata "best", integer
-//   build) from @tesseract.js-data/eng, unpacked; wrangler's default Data rule
-//   imports *.bin as an ArrayBuffer. Other languages: docs/tools/ocr.md.
+// - <lang>.traineddata.bin: the LSTM models (tessdata "best", integer build)
+//   from @tesseract.js-data/<lang>, unpacked; wrangler's default Data rule
+//   imports *.bin as an ArrayBuffer. Which of them the OCR Worker bundles and
+//   which it reads from R2 (scripts/ocr-models-seed.mjs): src/engines/ocr/languages.ts.
 // Nothing is downloaded: every file comes from node_modules.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -17,8 +18,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const nm = join(root, "node_modules");
 const out = join(root, "wasm");
 
-/** Models shipped: language code → traineddata.gz inside node_modules. */
-export const OCR_MODELS = { eng: "@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz" };
+/**
+ * Models shipped: language code → traineddata.gz inside node_modules. The
+ * codes are OCR_LANGUAGES' (src/engines/ocr/languages.ts), listed again
+ * because this runs at install, before anything can read TypeScript; a code
+ * missing here fails loudly: the OCR Worker's build (a bundled model's
+ * import) or the seed script (an R2 model's file).
+ */
+export const OCR_MODELS = Object.fromEntries(
+  ["eng", "deu", "fra", "ita", "por", "spa", "nld"].map((lang) => [lang, `@tesseract.js-data/${lang}/4.0.0_best_int/${lang}.traineddata.gz`]),
+);
 
 const GLUE_START = "var Module = (() => {";
 const GLUE_END = "\n})();\n";

@@ -59,6 +59,7 @@ export const ERROR_CODES = {
   unsupported_conversion: [422, "Unsupported conversion"],
   ai_not_configured: [422, "AI vision not configured"],
   no_extractable_text: [422, "No extractable text"],
+  already_searchable: [422, "PDF already has text"],
   url_refused: [422, "URL refused"],
   page_load_failed: [422, "Page could not be loaded"],
   page_load_timeout: [422, "Page load timed out"],

@@ -2,9 +2,11 @@ import { heapReport, peakReport, samplePeak, wasmTotal } from "./engines/heap";
 import { callerAllowed, type OcrCallerEnv } from "./engines/ocr/caller";
 import { ocrInstanceStats } from "./engines/ocr/engine";
 import { recognizeGray } from "./engines/ocr/recognize";
-import { OCR_PROTOCOL, readGrayRequest } from "./engines/ocr/protocol";
+import { type ModelsEnv, ModelMissing, modelCacheStats } from "./engines/ocr/models";
+import { OCR_PROTOCOL, readGrayRequest, readLanguages } from "./engines/ocr/protocol";
 
-// The OCR Worker (workers/ocr/wrangler.toml): Tesseract and its English model
+// The OCR Worker (workers/ocr/wrangler.toml): Tesseract and its models
+// (engines/ocr/languages.ts: some bundled, some in the OCR_MODELS bucket)
 // in an isolate of their own, reached only through the main Worker's OCR
 // service binding (src/engines/ocr/remote.ts). A Worker of its own because
 // its 3.5 MB (gzip) would take the main Worker past the 10 MB bundle limit,
@@ -14,16 +16,23 @@ import { OCR_PROTOCOL, readGrayRequest } from "./engines/ocr/protocol";
 // does not carry it (engines/ocr/caller.ts).
 
 export default {
-  async fetch(request: Request, env: OcrCallerEnv): Promise<Response> {
+  async fetch(request: Request, env: OcrCallerEnv & ModelsEnv): Promise<Response> {
     // Before anything is read: a stranger gets nothing, not even a 400.
     if (!callerAllowed(request, env)) return Response.json({ error: "forbidden" }, { status: 403 });
     const path = new URL(request.url).pathname;
     if (request.method === "POST" && path === OCR_PROTOCOL.recognize) {
+      const languages = readLanguages(request);
+      if (!languages) return Response.json({ error: "unknown language in x-languages" }, { status: 400 });
       const gray = await readGrayRequest(request);
       if (!gray) return Response.json({ error: "expected an 8-bit grey image with x-width and x-height" }, { status: 400 });
-      const result = await recognizeGray(gray);
-      samplePeak();
-      return Response.json(result);
+      try {
+        const result = await recognizeGray(gray, languages);
+        samplePeak();
+        return Response.json(result);
+      } catch (err) {
+        if (err instanceof ModelMissing) return Response.json({ error: "model_missing", language: err.language, detail: err.message }, { status: 503 });
+        throw err;
+      }
     }
     if (request.method === "GET" && path === OCR_PROTOCOL.runtime) {
       return Response.json({
@@ -32,8 +41,9 @@ export default {
         wasm_peak: samplePeak(),
         wasm_peak_heaps: peakReport(),
         ocr: ocrInstanceStats(),
+        models: modelCacheStats(),
       });
     }
     return Response.json({ error: "not found" }, { status: 404 });
   },
-} satisfies ExportedHandler<OcrCallerEnv>;
+} satisfies ExportedHandler<OcrCallerEnv & ModelsEnv>;

@@ -14,6 +14,7 @@ import { imageCompress } from "./image-compress";
 import { imageConvert } from "./image-convert";
 import { imageResize } from "./image-resize";
 import { mergePdf } from "./merge-pdf";
+import { ocrPdf } from "./ocr-pdf";
 import { organisePages } from "./organise-pages";
 import { pageNumbers } from "./page-numbers";
 import { pdfMetadata } from "./pdf-metadata";
@@ -66,6 +67,7 @@ export const TOOLS: readonly ToolDef[] = [
   formsFill,
   signPdf,
   verifySignatures,
+  ocrPdf,
   // Runs the tools above; given the list lazily, as it is being built here.
   chainTool(() => TOOLS),
 ] as unknown as readonly ToolDef[];

@@ -110,7 +110,7 @@ export async function startServer(opts = {}) {
     if (child.exitCode !== null) break;
     try {
       const res = await fetch(`${base}/`);
-      if (res.ok) return { base, adminToken: ADMIN_TOKEN, pid: child.pid, stop, output: () => output };
+      if (res.ok) return { base, adminToken: ADMIN_TOKEN, pid: child.pid, state, stop, output: () => output };
     } catch {
       /* not up yet */
     }

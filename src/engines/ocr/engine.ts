@@ -1,7 +1,8 @@
-import engModel from "../../../wasm/eng.traineddata.bin";
 import createTesseract from "../../../wasm/tesseract-core.js";
 import tesseractWasm from "../../../wasm/tesseract-core.wasm";
 import { noteHeapUse, registerHeap, samplePeak } from "../heap";
+import type { OcrLanguage } from "./languages";
+import { modelBytes } from "./models";
 import type { TessEngine, TesseractLib } from "./tesseract-lib";
 
 /**
@@ -17,28 +18,49 @@ export interface OcrInstance {
   lib: TesseractLib;
   engine: TessEngine;
   heap: WebAssembly.Memory;
+  language: OcrLanguage;
 }
 
 let loading: Promise<OcrInstance> | undefined;
 let current: OcrInstance | undefined;
-const stats = { instances: 0, recycled: 0, releasedIdle: 0 };
+const stats = { instances: 0, recycled: 0, releasedIdle: 0, languageSwitches: 0 };
 
 /**
- * The Tesseract instance, the English model loaded. Recognition is
- * synchronous, so a page never shares the instance with another request
- * mid-way; a call asks again for each page, which lets the instance be
- * replaced or released between pages.
+ * Runs `work` (synchronous: one band loaded and read) on the Tesseract
+ * instance with `language`'s model loaded, so a band never shares the
+ * instance with another request mid-way; a call asks again for each band,
+ * which lets the instance be replaced or released in between. One instance
+ * at a time, whatever the language: each starts near 16-28 MB of heap and
+ * grows to OCR_RECYCLE_BYTES, so two would not fit the isolate's 128 MB
+ * beside their images. Another language replaces it (0.1-0.3 s; R2 models'
+ * bytes stay cached, models.ts).
  */
-export function loadOcr(): Promise<OcrInstance> {
+export async function withOcr<T>(language: OcrLanguage, work: (ocr: OcrInstance) => T): Promise<T> {
   noteHeapUse("ocr");
-  loading ??= start().catch((err: unknown) => {
-    loading = undefined;
-    throw err;
-  });
-  return loading;
+  for (;;) {
+    const pending = (loading ??= start(language).catch((err: unknown) => {
+      loading = undefined;
+      throw err;
+    }));
+    const ocr = await pending;
+    // Checked and used in one synchronous stretch: no other call can swap the instance in between.
+    if (ocr.language === language && current === ocr) {
+      try {
+        return work(ocr);
+      } finally {
+        afterOcrPage();
+      }
+    }
+    // Another call's language is loaded: replace it (once, whoever sees it first).
+    if (loading === pending) {
+      drop();
+      stats.languageSwitches++;
+    }
+  }
 }
 
-async function start(): Promise<OcrInstance> {
+async function start(language: OcrLanguage): Promise<OcrInstance> {
+  const model = await modelBytes(language);
   let heap: WebAssembly.Memory | undefined;
   const lib = await createTesseract({
     // Workers cannot compile WASM from bytes: hand Emscripten the module the
@@ -55,9 +77,9 @@ async function start(): Promise<OcrInstance> {
   });
   if (!heap) throw new Error("Tesseract started without a WebAssembly memory");
   const engine = new lib.OCREngine();
-  const loaded = engine.loadModel(new Uint8Array(engModel));
-  if (loaded.error) throw new Error(`The OCR model did not load: ${loaded.error}`);
-  current = { lib, engine, heap };
+  const loaded = engine.loadModel(new Uint8Array(model));
+  if (loaded.error) throw new Error(`The ${language} OCR model did not load: ${loaded.error}`);
+  current = { lib, engine, heap, language };
   stats.instances++;
   return current;
 }
@@ -83,9 +105,16 @@ function drop(): void {
   loading = undefined;
 }
 
-/** Instances started, replaced and released in this isolate (tests, GET /admin/v1/runtime through heapReport). */
+/** Instances started, replaced (grown, or for another language) and released in this isolate (tests, GET /admin/v1/runtime through heapReport). */
 export function ocrInstanceStats() {
-  return { instances: stats.instances, recycled: stats.recycled, released_idle: stats.releasedIdle, recycle_above_bytes: OCR_RECYCLE_BYTES };
+  return {
+    instances: stats.instances,
+    recycled: stats.recycled,
+    released_idle: stats.releasedIdle,
+    language_switches: stats.languageSwitches,
+    language: current?.language ?? null,
+    recycle_above_bytes: OCR_RECYCLE_BYTES,
+  };
 }
 
 /** The memory governor asks only while no running call has used OCR (engines/heap.ts). */

@@ -1,7 +1,9 @@
 import type { GrayImage } from "../quality/ssim";
 import { bands } from "./bands";
-import { afterOcrPage, loadOcr, type OcrInstance } from "./engine";
+import { type OcrInstance, withOcr } from "./engine";
+import { DEFAULT_OCR_LANGUAGE, type OcrLanguage } from "./languages";
 import { type QuarterTurn, rotateGray, shrinkGray } from "./rotate";
+import { mergeReadings } from "./merge";
 import { arrayOf, START_OF_LINE } from "./tesseract-lib";
 
 /** One recognised word in the pixels of the upright image. */
@@ -37,19 +39,29 @@ const SAMPLE_ROWS = 700;
  * Recognises an 8-bit gray image: stands it upright (uprightTurn), then
  * reads words with boxes and confidence, band by band (bands.ts) so the heap
  * stays bounded. Each band is loaded and read without an await in between,
- * so no other request shares the instance mid-band.
+ * so no other request shares the instance mid-band. With several languages
+ * the page is read once in each and every text line is taken from the
+ * reading that is surest of it (mergeReadings): this Tesseract build loads
+ * one model per instance, so "eng+deu" is not one reading.
  */
-export async function recognizeGray(gray: GrayImage): Promise<OcrImageResult> {
-  const turn = await uprightTurn(gray);
+export async function recognizeGray(gray: GrayImage, languages: readonly OcrLanguage[] = [DEFAULT_OCR_LANGUAGE]): Promise<OcrImageResult> {
+  const turn = await uprightTurn(gray, languages[0]);
   const upright = rotateGray(gray, turn);
+  const readings: OcrWord[][] = [];
+  for (const language of languages) readings.push(await readBands(upright, language));
+  const words = readings.length === 1 ? readings[0] : mergeReadings(readings);
+  return { words, rotation: turn, width: upright.width, height: upright.height };
+}
+
+async function readBands(upright: GrayImage, language: OcrLanguage): Promise<OcrWord[]> {
   const words: OcrWord[] = [];
   let lines = 0;
   for (const band of bands(upright)) {
-    const read = await readImage(band.image);
+    const read = await readImage(band.image, language);
     for (const w of read) words.push({ ...w, box: [w.box[0], w.box[1] + band.top, w.box[2], w.box[3] + band.top], line: w.line + lines });
     lines += read.reduce((n, w) => Math.max(n, w.line + 1), 0);
   }
-  return { words, rotation: turn, width: upright.width, height: upright.height };
+  return words;
 }
 
 /**
@@ -59,12 +71,12 @@ export async function recognizeGray(gray: GrayImage): Promise<OcrImageResult> {
  * that reads well, turned each way; the turn whose words read best and lie
  * level wins. Upright pages, the common case, cost one small reading.
  */
-async function uprightTurn(gray: GrayImage): Promise<QuarterTurn> {
+async function uprightTurn(gray: GrayImage, language: OcrLanguage): Promise<QuarterTurn> {
   const sample = densestStrip(shrinkGray(gray, Math.max(1, Math.round(gray.width / 1300))), SAMPLE_ROWS);
-  let best: { turn: QuarterTurn; score: number } = { turn: 0, score: levelConfidence(await readImage(sample)) };
+  let best: { turn: QuarterTurn; score: number } = { turn: 0, score: levelConfidence(await readImage(sample, language)) };
   for (const turn of [180, 90, 270] as const) {
     if (best.score >= SURE_UPRIGHT) break;
-    const score = levelConfidence(await readImage(rotateGray(sample, turn)));
+    const score = levelConfidence(await readImage(rotateGray(sample, turn), language));
     if (score > best.score + 0.1) best = { turn, score };
   }
   return best.turn;
@@ -91,14 +103,11 @@ function densestStrip(img: GrayImage, rows: number): GrayImage {
   return { width: img.width, height: rows, data: img.data.subarray(top * img.width, (top + rows) * img.width) };
 }
 
-async function readImage(gray: GrayImage): Promise<OcrWord[]> {
-  const ocr = await loadOcr();
-  try {
+function readImage(gray: GrayImage, language: OcrLanguage): Promise<OcrWord[]> {
+  return withOcr(language, (ocr) => {
     loadGray(ocr, gray);
     return readWords(ocr);
-  } finally {
-    afterOcrPage();
-  }
+  });
 }
 
 function loadGray(ocr: OcrInstance, gray: GrayImage): void {

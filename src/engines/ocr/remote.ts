@@ -3,6 +3,7 @@ import type { Env } from "../../env";
 import { ApiError } from "../../errors";
 import type { GrayImage } from "../quality/ssim";
 import { type OcrCallerEnv, withCallerSecret } from "./caller";
+import type { OcrLanguage } from "./languages";
 import { grayRequest, OCR_PROTOCOL } from "./protocol";
 import type { OcrImageResult } from "./recognize";
 
@@ -17,9 +18,16 @@ function ocrBinding(): Fetcher {
 }
 
 /** Recognises an 8-bit grey page in the OCR Worker: upright turn, words with boxes and confidence. */
-export async function recognizeRemote(gray: GrayImage): Promise<OcrImageResult> {
-  const answer = await ocrBinding().fetch(withCallerSecret(grayRequest(gray), env as OcrCallerEnv));
-  if (!answer.ok) throw new Error(`The OCR Worker answered ${answer.status}: ${(await answer.text()).slice(0, 200)}`);
+export async function recognizeRemote(gray: GrayImage, languages?: readonly OcrLanguage[]): Promise<OcrImageResult> {
+  const answer = await ocrBinding().fetch(withCallerSecret(grayRequest(gray, languages), env as OcrCallerEnv));
+  if (!answer.ok) {
+    const text = await answer.text();
+    if (answer.status === 503 && text.includes('"model_missing"')) {
+      const detail = (JSON.parse(text) as { detail?: string }).detail ?? "An OCR model is missing.";
+      throw new ApiError("ocr_unavailable", `${detail} Nothing was charged.`);
+    }
+    throw new Error(`The OCR Worker answered ${answer.status}: ${text.slice(0, 200)}`);
+  }
   return (await answer.json()) as OcrImageResult;
 }
 
