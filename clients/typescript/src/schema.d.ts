@@ -664,6 +664,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pdf/ocr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OCR to searchable PDF
+         * @description Give scanned pages an invisible text layer from OCR, placed on the words of the picture, so the PDF can be searched and copied; the pages themselves are not changed (beyond the original API contract).
+         *
+         *     Operations: `pdf.ocr` 40 credits (free-try).
+         */
+        post: operations["ocr-pdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/chain": {
         parameters: {
             query?: never;
@@ -1334,7 +1356,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf" | "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used" | "insufficient_credits" | "budget_exceeded" | "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required" | "key_limit_reached" | "webhook_limit_reached" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "last_owner" | "webhook_inactive" | "delivery_not_redeliverable" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "unsafe_webhook_url" | "password_protected" | "invalid_date" | "invalid_metadata_key" | "attachments_required" | "attachment_not_found" | "unreadable_document" | "xfa_not_supported" | "certificate_password_incorrect" | "certificate_invalid" | "certificate_unsupported" | "file_unavailable" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed" | "rate_limited" | "request_cancelled" | "internal_error" | "engine_failed" | "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
+            code: "bad_request" | "invalid_json" | "invalid_base64" | "too_few_files" | "wrong_password" | "no_bookmarks" | "too_many_parts" | "empty_output" | "corrupt_pdf" | "unauthorized" | "invalid_credentials" | "magic_link_invalid" | "magic_link_expired" | "magic_link_used" | "insufficient_credits" | "budget_exceeded" | "forbidden" | "csrf_failed" | "scope_denied" | "permission_denied" | "plan_required" | "key_limit_reached" | "webhook_limit_reached" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "last_owner" | "webhook_inactive" | "delivery_not_redeliverable" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "unsafe_webhook_url" | "password_protected" | "invalid_date" | "invalid_metadata_key" | "attachments_required" | "attachment_not_found" | "unreadable_document" | "xfa_not_supported" | "certificate_password_incorrect" | "certificate_invalid" | "certificate_unsupported" | "file_unavailable" | "too_many_pages" | "image_too_large" | "invalid_image" | "unsupported_image_format" | "unsupported_conversion" | "ai_not_configured" | "no_extractable_text" | "already_searchable" | "url_refused" | "page_load_failed" | "page_load_timeout" | "page_too_large" | "page_http_error" | "page_script_failed" | "rate_limited" | "request_cancelled" | "internal_error" | "engine_failed" | "service_unavailable" | "memory_busy" | "llm_not_configured" | "ai_unavailable" | "ocr_unavailable" | "browser_unavailable";
             request_id: string;
             /** @description Per-field messages of a validation failure. */
             errors?: {
@@ -7178,6 +7200,194 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "memory_busy" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    "ocr-pdf": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters, unique per request. Within 24 hours the same key with the same request replays the first answer (header Idempotent-Replayed: true) without running or charging again; with a different request it is 422 idempotency_key_reused; while the first still runs, 409 idempotency_in_progress. Answers of 5xx, 409 and 429 are not kept; secrets shown once (api_key, secret) replay as null. Keys are per account; anonymous calls ignore it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @description Languages of the text, ISO 639-2 codes: a comma-separated list or repeated fields, at most 3. Allowed: eng (English), deu (German), fra (French), ita (Italian), por (Portuguese), spa (Spanish), nld (Dutch). Default eng. With several, each page is read in each and every line is taken from the surest reading. */
+                    languages?: string | string[];
+                    /** @description Also read pages that already have text: the page as rendered (its text included) is read and the layer goes over it; the page's own text stays. Default false: those pages are left as they are. */
+                    force?: boolean;
+                    /** @description The pages to consider: 1,3-5 · odd · even · -1 (last) · 2- (to the end). Default: every page. */
+                    pages?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Finished result */
+            200: {
+                headers: {
+                    "X-Credits-Charged"?: number;
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        /** @constant */
+                        status: "completed";
+                        processing_time_ms: number;
+                        created_at: string;
+                        file_url: string;
+                        /** @description Pages in the document. */
+                        pages: number;
+                        /** @description 1-based pages that were read by OCR and got a text layer. */
+                        pages_ocred: number[];
+                        /** @description 1-based selected pages left as they were because they already have text (force=false). */
+                        pages_skipped: number[];
+                        languages: ("eng" | "deu" | "fra" | "ita" | "por" | "spa" | "nld")[];
+                        /** @description Words written into the text layers. */
+                        word_count: number;
+                        /** @description Tesseract's mean word confidence over those words, 0..1; null when none was found. */
+                        mean_confidence: number | null;
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: bad_request, invalid_json, wrong_password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "bad_request" | "invalid_json" | "wrong_password";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: invalid_credentials, unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_credentials" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: budget_exceeded, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "budget_exceeded" | "insufficient_credits";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: csrf_failed, permission_denied, scope_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "csrf_failed" | "permission_denied" | "scope_denied";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: already_searchable, idempotency_key_reused, password_protected, too_many_pages, unreadable_document, validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "already_searchable" | "idempotency_key_reused" | "password_protected" | "too_many_pages" | "unreadable_document" | "validation_failed";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description Problem details (RFC 9457); code: memory_busy, ocr_unavailable, service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "memory_busy" | "ocr_unavailable" | "service_unavailable";
                     };
                 };
             };
