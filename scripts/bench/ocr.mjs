@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { PDFDocument } from "pdf-lib";
+import { renderPage, scanPdf } from "./scan-pages.mjs";
 
 export const title = "OCR (scanned pages through PDF to Markdown)";
 
@@ -18,7 +18,6 @@ const FILES = [
   ["markdown/docling/redp5110_sampled.pdf", 2],
   ["markdown/docling/code_and_formula.pdf", 1],
 ];
-const DPI = 300;
 
 const words = (text) =>
   text
@@ -42,29 +41,6 @@ function accuracy(truth, read) {
   return truth.length ? hit / truth.length : 1;
 }
 
-/** Page `i` of a PDF as a 300-dpi gray PNG and its text layer. */
-function render(mupdf, bytes, i) {
-  const doc = mupdf.Document.openDocument(bytes, "application/pdf");
-  try {
-    const page = doc.loadPage(i);
-    const pix = page.toPixmap(mupdf.Matrix.scale(DPI / 72, DPI / 72), mupdf.ColorSpace.DeviceGray, false, true);
-    const text = page.toStructuredText().asText();
-    const out = { png: pix.asPNG().slice(), width: pix.getWidth(), height: pix.getHeight(), text };
-    pix.destroy();
-    page.destroy();
-    return out;
-  } finally {
-    doc.destroy();
-  }
-}
-
-async function scanPdf(png, width, height) {
-  const doc = await PDFDocument.create();
-  const [w, h] = [(width * 72) / DPI, (height * 72) / DPI];
-  doc.addPage([w, h]).drawImage(await doc.embedPng(png), { x: 0, y: 0, width: w, height: h });
-  return doc.save();
-}
-
 export async function run(ctx) {
   const mupdf = await import("mupdf");
   const totals = { pages: 0, ms: 0, truth: 0, hit: 0, peerHit: 0, peerMs: 0, peerPages: 0 };
@@ -77,7 +53,7 @@ export async function run(ctx) {
     }
     const bytes = readFileSync(path);
     for (let i = 0; i < pages; i++) {
-      const page = render(mupdf, bytes, i);
+      const page = renderPage(mupdf, bytes, i);
       const scan = await scanPdf(page.png, page.width, page.height);
       const fd = new FormData();
       fd.append("file", new File([scan], "scan.pdf"));

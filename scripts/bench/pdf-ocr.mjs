@@ -8,12 +8,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { PDFDocument } from "pdf-lib";
+import { renderPage, scanPdf } from "./scan-pages.mjs";
 
 export const title = "OCR to searchable PDF";
 
 const PATH = "/api/v1/pdf/ocr";
-const DPI = 300;
 /** English corpus text PDFs and how many of their first pages to scan. */
 const FILES = [
   ["markdown/docling/multi_page.pdf", 2],
@@ -44,27 +43,6 @@ function accuracy(truth, read) {
 const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
 const pdftotext = (file) => (has("pdftotext") ? spawnSync("pdftotext", [file, "-"], { encoding: "utf8" }).stdout : null);
 
-function render(mupdf, bytes, i) {
-  const doc = mupdf.Document.openDocument(bytes, "application/pdf");
-  try {
-    const page = doc.loadPage(i);
-    const pix = page.toPixmap(mupdf.Matrix.scale(DPI / 72, DPI / 72), mupdf.ColorSpace.DeviceGray, false, true);
-    const out = { png: pix.asPNG().slice(), width: pix.getWidth(), height: pix.getHeight(), text: page.toStructuredText().asText() };
-    pix.destroy();
-    page.destroy();
-    return out;
-  } finally {
-    doc.destroy();
-  }
-}
-
-async function scanPdf(png, width, height) {
-  const doc = await PDFDocument.create();
-  const [w, h] = [(width * 72) / DPI, (height * 72) / DPI];
-  doc.addPage([w, h]).drawImage(await doc.embedPng(png), { x: 0, y: 0, width: w, height: h });
-  return doc.save();
-}
-
 export async function run(ctx) {
   const mupdf = await import("mupdf");
   for (const [rel, pages] of FILES) {
@@ -75,7 +53,7 @@ export async function run(ctx) {
     }
     const bytes = readFileSync(path);
     for (let i = 0; i < pages; i++) {
-      const page = render(mupdf, bytes, i);
+      const page = renderPage(mupdf, bytes, i);
       const scan = await scanPdf(page.png, page.width, page.height);
       const name = `${rel.split("/").pop()} p${i + 1}`;
       const fd = new FormData();

@@ -13,7 +13,7 @@ import { keyOfOutputUrl } from "../storage/outputs";
 import { checkSignature, objectKeyOf } from "../storage/signed-url";
 
 // A file argument of an MCP tool call. An agent cannot attach a multipart
-// part, so it names the bytes: inline as Base64, an https URL (fetched under
+// part, so it names the bytes: inline as Base64, an http(s) URL (fetched under
 // the HTML renderer's SSRF rules and the upload byte cap), or the output URL
 // an earlier call of the same account answered (read from storage, never
 // over the network). The tool then receives an ordinary File.
@@ -21,10 +21,10 @@ import { checkSignature, objectKeyOf } from "../storage/signed-url";
 export const FILE_REFERENCE = {
   type: "object",
   description:
-    "A file: `base64` (its bytes) or `url` (an https URL, or the file_url/url an earlier call of this account answered, which is read from storage). `filename` names it; by default it comes from the URL or from the bytes' type.",
+    "A file: `base64` (its bytes) or `url` (an http(s) URL, or the file_url/url an earlier call of this account answered, which is read from storage). `filename` names it; by default it comes from the URL or from the bytes' type.",
   properties: {
     base64: { type: "string", contentEncoding: "base64", description: "The file's bytes in Base64 (a data: URL prefix is accepted)." },
-    url: { type: "string", description: "An https URL, or an output URL of an earlier call of this account." },
+    url: { type: "string", description: "An http(s) URL, or an output URL of an earlier call of this account." },
     filename: { type: "string", maxLength: 255, description: "The file's name; tools that judge the type by name read its extension (.pdf)." },
     mime_type: { type: "string", maxLength: 255 },
   },
@@ -97,7 +97,7 @@ async function stored(url: string, key: string, field: string, source: FileSourc
   return { bytes: new Uint8Array(await object.arrayBuffer()), name: key.slice(key.lastIndexOf("/") + 1), type: object.httpMetadata?.contentType };
 }
 
-/** An https URL elsewhere: every hop checked as the HTML renderer checks what a page loads, the body capped as an upload. */
+/** An http(s) URL elsewhere: every hop checked as the HTML renderer checks what a page loads, the body capped as an upload. */
 async function fetched(url: string, field: string, source: FileSource): Promise<Fetched> {
   const policy = urlPolicy(source.env);
   const signal = AbortSignal.any([AbortSignal.timeout(FETCH_TIMEOUT_MS), ...(source.signal ? [source.signal] : [])]);

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { seedOcrModels } from "../../scripts/ocr-models-seed.mjs";
+import { matchWords } from "../support/word-match.mjs";
 import { requireTool, startServerWithKey } from "./server.mjs";
 
 let srv;
@@ -29,12 +30,6 @@ const run = (cmd, args) => {
   return r.stdout;
 };
 
-const bare = (s) =>
-  s
-    .normalize("NFC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]/gu, "");
-
 /** pdftotext -bbox: each word of page 1 with its box in points (top-left origin). */
 function bboxWords(file) {
   const html = run("pdftotext", ["-bbox", "-f", "1", "-l", "1", file, "-"]);
@@ -52,8 +47,6 @@ function bboxWords(file) {
   }
   return out;
 }
-
-const overlaps = (a, b) => Math.min(a[2], b[2]) > Math.max(a[0], b[0]) && Math.min(a[3], b[3]) > Math.max(a[1], b[1]);
 
 async function textPdf(lines) {
   const doc = await PDFDocument.create();
@@ -86,25 +79,7 @@ async function ocr(scan, fields = {}) {
 }
 
 /** Share of the source's words pdftotext finds in the output, and of those whose box overlaps the source word's. */
-function compare(src, out) {
-  const source = bboxWords(src).filter((w) => bare(w.text));
-  const pool = bboxWords(out).map((w) => ({ ...w, key: bare(w.text), used: false }));
-  let found = 0;
-  let placed = 0;
-  const missing = [];
-  for (const w of source) {
-    const same = pool.filter((p) => !p.used && p.key === bare(w.text));
-    const hit = same.find((p) => overlaps(p.box, w.box)) ?? same[0];
-    if (!hit) {
-      missing.push(w.text);
-      continue;
-    }
-    hit.used = true;
-    found++;
-    if (overlaps(hit.box, w.box)) placed++;
-  }
-  return { found: found / source.length, placed: placed / Math.max(1, found), missing };
-}
+const compare = (src, out) => matchWords(bboxWords(src), bboxWords(out));
 
 const ENGLISH = [
   "The quarterly survey of river levels was finished early this year.",

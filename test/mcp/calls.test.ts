@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { accountWithKey, balanceOf, createAccount, createKey } from "../support/accounts";
+import { describeWithBrowser, itWithBrowser, pageServer } from "../support/browser";
 import { download, pdfFile, postForm, withKey, withToken } from "../support/http";
 import { mcpClient, toBase64 } from "../support/mcp";
 import { plainPdf } from "../support/pdf.mjs";
 import { pageCount, readPdf } from "../support/pdf-read";
+import { pageTexts } from "../support/pdf-text";
 
 // tools/call runs the tool's HTTP route: same output, same credits, same
 // refusals, each refusal a tool error carrying the problem's code.
@@ -162,3 +164,24 @@ async function fetchJob(token: string, id: string) {
   const { call } = await import("../support/http");
   return call(`/api/v1/jobs/${id}`, { headers: withToken(token) });
 }
+
+describeWithBrowser("MCP tools/call: files by URL", () => {
+  itWithBrowser("fetches an https file through its redirects, as the HTML renderer would, and refuses what its rules refuse", async () => {
+    const acct = await accountWithKey({ credits: 200 });
+    const client = await mcpClient(withKey(acct.key));
+    const page = { url: `${pageServer()}/redirect?to=/page`, filename: "page.html" };
+    const result = await client.callTool({ name: "html-to-pdf", arguments: { file: page } });
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect(meta(result).credits_charged).toBe(40);
+    const pdf = await download(structured(result).url as string);
+    expect((await pageTexts(pdf)).join(" ")).toContain("Hello from the page server");
+
+    const missing = await client.callTool({ name: "html-to-pdf", arguments: { file: { url: `${pageServer()}/status/404`, filename: "gone.html" } } });
+    expect(structured(missing)).toMatchObject({ code: "file_unavailable", status: 422 });
+    expect(structured(missing).detail).toMatch(/HTTP 404/);
+    const loopback = await client.callTool({ name: "html-to-pdf", arguments: { file: { url: "http://127.0.0.1:9/x.html" } } });
+    expect(structured(loopback).code).toBe("file_unavailable");
+    expect(await balanceOf(acct.token)).toBe(160);
+    await client.close();
+  });
+});

@@ -76,9 +76,9 @@ async function chainTo(signer: pkijs.Certificate, pool: pkijs.Certificate[], anc
   return false;
 }
 
-/** `signed` is what the /ByteRange covers, in order. */
-export async function verifyCms(contents: Uint8Array, signed: Uint8Array, anchors: pkijs.Certificate[] | null): Promise<CmsReport> {
-  const report: CmsReport = {
+/** A report of nothing verified yet: what a signature that cannot be read answers. */
+export function unverifiedReport(anchors: pkijs.Certificate[] | null, problems: string[] = []): CmsReport {
+  return {
     signer: null,
     digest_algorithm: null,
     signature_algorithm: null,
@@ -87,8 +87,13 @@ export async function verifyCms(contents: Uint8Array, signed: Uint8Array, anchor
     digest_matches: false,
     signature_valid: false,
     chain: anchors ? "untrusted" : "not_checked",
-    problems: [],
+    problems,
   };
+}
+
+/** `signed` is what the /ByteRange covers, in order. */
+export async function verifyCms(contents: Uint8Array, signed: Uint8Array, anchors: pkijs.Certificate[] | null): Promise<CmsReport> {
+  const report = unverifiedReport(anchors);
   let sd: pkijs.SignedData;
   try {
     const asn = parseAsn1(contents);

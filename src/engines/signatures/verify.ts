@@ -2,7 +2,7 @@ import type * as pkijs from "pkijs";
 import { EngineError } from "../errors";
 import { asEngineError, openPdfDocument } from "../mupdf/core/document";
 import { loadMupdf } from "../mupdf/core/loader";
-import { type CmsReport, verifyCms } from "./cms-verify";
+import { type CmsReport, unverifiedReport, verifyCms } from "./cms-verify";
 import { at, signatureFields } from "./fields";
 import { parsePdfDate } from "./pdf-syntax";
 
@@ -104,15 +104,7 @@ async function checkOne(bytes: Uint8Array, field: string, v: Obj, ends: number[]
     byte_range_covers_revision: false,
     modified_after_signing: true,
     revisions_after: 0,
-    signer: null,
-    digest_algorithm: null,
-    signature_algorithm: null,
-    cms_signing_time: null,
-    has_signing_certificate_v2: false,
-    digest_matches: false,
-    signature_valid: false,
-    chain: anchors ? "untrusted" : "not_checked",
-    problems: [problem],
+    ...unverifiedReport(anchors, [problem]),
   });
   if (!range) return fail("The /ByteRange is missing or malformed.");
   const [a, b, c, d] = range;
