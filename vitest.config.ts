@@ -23,6 +23,7 @@ const OWN_ISOLATE = [
   "test/tools/compress/compress.test.ts",
   "test/tools/pdf-to-markdown/memory.test.ts",
   "test/tools/pdf-to-markdown/ocr.test.ts",
+  "test/tools/pdf-to-markdown/ocr-pictures.test.ts",
   "test/tools/ocr-pdf/**/*.test.ts",
   "test/openapi/responses.test.ts",
   "test/auth/anonymous-rate-limit.test.ts",

@@ -5,8 +5,10 @@ import { extractPage } from "./extract";
 import { dropFurniture } from "./furniture";
 import { assignHeadingLevels } from "./headings";
 import { latticeTables } from "./lattice";
+import { dropLineNumbers, type LineNumberMemory, newLineNumberMemory } from "./line-numbers";
 import { type OcrText, ocrRawPage } from "./ocr-lines";
 import { readingOrder } from "./order";
+import { PICTURES_PER_CALL, type PictureWords, pictureLines, pictureRegions } from "./pictures";
 import { streamTables } from "./stream";
 import { tocTables } from "./toc";
 import type { Block, PageModel, RawPage, Rect, ScannedPage, Table, TextLine } from "./types";
@@ -19,8 +21,9 @@ import type { Block, PageModel, RawPage, Rect, ScannedPage, Table, TextLine } fr
 export function readPages(doc: PDFDocument, mupdf: Mupdf): ScannedPage[] {
   const pages: ScannedPage[] = [];
   const count = doc.countPages();
+  const numbers = newLineNumberMemory();
   for (let i = 0; i < count; i++) {
-    pages.push(readPage(doc, mupdf, i));
+    pages.push(readPage(doc, mupdf, i, numbers));
   }
   return pages;
 }
@@ -28,20 +31,65 @@ export function readPages(doc: PDFDocument, mupdf: Mupdf): ScannedPage[] {
 /** Reads a scanned page's text with OCR (src/engines/ocr/page.ts). */
 export type PageOcr = (doc: PDFDocument, mupdf: Mupdf, index: number) => Promise<OcrText>;
 
+/** Reads the picture drawn at `region` (points of page `index`) with OCR; best effort: nothing read is no words. */
+export type PictureOcr = (doc: PDFDocument, mupdf: Mupdf, index: number, region: Rect) => Promise<PictureWords>;
+
 /**
  * As readPages, but a page that needs OCR (a scan) is read by `ocr`: its
  * lines and tables come from the recognised words, its picture is left out
- * (the text is what it showed). It stays marked needsOcr.
+ * (the text is what it showed). It stays marked needsOcr. With `pictures`,
+ * the pictures of text pages that carry no text (pictures.ts: large enough,
+ * a few a page and a call) are read too, and their words join the page's
+ * lines before its tables are found, when they make a table (showsTable).
+ * `read` counts the pictures so read.
  */
-export async function readPagesWithOcr(doc: PDFDocument, mupdf: Mupdf, ocr: PageOcr): Promise<ScannedPage[]> {
+export async function readPagesWithOcr(
+  doc: PDFDocument,
+  mupdf: Mupdf,
+  ocr: PageOcr,
+  pictures?: PictureOcr,
+  read: { pictures: number } = { pictures: 0 },
+): Promise<ScannedPage[]> {
   const pages: ScannedPage[] = [];
   const count = doc.countPages();
+  const numbers = newLineNumberMemory();
+  let budget = pictures ? PICTURES_PER_CALL : 0;
+  const readPicture: PictureOcr = pictures ?? (async () => ({ words: [] }));
   for (let i = 0; i < count; i++) {
-    const page = readPage(doc, mupdf, i);
-    pages.push(page.needsOcr ? scanned(ocrRawPage(i, await ocr(doc, mupdf, i))) : page);
+    const raw = rawPage(doc, mupdf, i);
+    if (raw.needsOcr) pages.push(scanned(ocrRawPage(i, await ocr(doc, mupdf, i)), numbers));
+    else {
+      for (const region of budget > 0 ? pictureRegions(raw).slice(0, budget) : []) {
+        budget--;
+        const lines = pictureLines(raw, await readPicture(doc, mupdf, i, region));
+        if (!lines.length || !showsTable(raw, region, lines)) continue;
+        read.pictures++;
+        raw.lines.push(...lines);
+      }
+      pages.push(scanned(raw, numbers));
+    }
     mupdf.emptyStore();
   }
   return pages;
+}
+
+/** Of a picture's characters, this share must lie in a table its words make for the picture to be read. */
+const PICTURE_TABLE_SHARE = 0.6;
+
+/**
+ * Whether the words OCR read in a picture make a table (with the page's
+ * rules inside the picture, if any): a picture of a table is what the
+ * text layer lacks. A figure's labels, a screenshot of a dialog or the
+ * odd word OCR finds in a photo stay part of their picture, as docling
+ * keeps them, rather than loose lines between the paragraphs.
+ */
+function showsTable(page: RawPage, region: Rect, lines: TextLine[]): boolean {
+  // Read as the whole page will be read (scanned), so what is taken is what the page makes of it.
+  const tables = findTables({ ...page, lines, rules: page.rules.filter((r) => inside(r, region)) });
+  const chars = (l: TextLine) => l.spans.reduce((n, s) => n + s.text.trim().length, 0);
+  const all = lines.reduce((n, l) => n + chars(l), 0);
+  const held = lines.filter((l) => tables.some((t) => inside(l.box, t.box))).reduce((n, l) => n + chars(l), 0);
+  return all > 0 && held >= PICTURE_TABLE_SHARE * all;
 }
 
 /**
@@ -49,14 +97,18 @@ export async function readPagesWithOcr(doc: PDFDocument, mupdf: Mupdf, ocr: Page
  * page rather than failing a 2,000-page conversion; a document it cannot
  * open at all still fails (withPdf).
  */
-function readPage(doc: PDFDocument, mupdf: Mupdf, index: number): ScannedPage {
+function readPage(doc: PDFDocument, mupdf: Mupdf, index: number, numbers: LineNumberMemory): ScannedPage {
+  return scanned(rawPage(doc, mupdf, index), numbers);
+}
+
+function rawPage(doc: PDFDocument, mupdf: Mupdf, index: number): RawPage {
   let page: ReturnType<PDFDocument["loadPage"]> | null = null;
   try {
     page = doc.loadPage(index);
-    return scanned(extractPage(page, index));
+    return extractPage(page, index);
   } catch (err) {
     if (!isMupdfError(err)) throw err;
-    return { index, width: 0, height: 0, lines: [], rules: [], images: [], needsOcr: false, tables: [] };
+    return { index, width: 0, height: 0, lines: [], rules: [], images: [], needsOcr: false };
   } finally {
     page?.destroy();
     mupdf.emptyStore();
@@ -64,10 +116,14 @@ function readPage(doc: PDFDocument, mupdf: Mupdf, index: number): ScannedPage {
 }
 
 /**
- * Tables are found while the page's word boxes are at hand; then the words
- * and rules are let go, which keeps a 2,000-page document's models small.
+ * Margin line numbers go first (line-numbers.ts: a column of them would
+ * read as a table's), then tables are found while the page's word boxes are
+ * at hand; then the words and rules are let go, which keeps a 2,000-page
+ * document's models small. `numbers` carries the line-number columns of
+ * the pages read before.
  */
-export function scanned(page: RawPage): ScannedPage {
+export function scanned(raw: RawPage, numbers?: LineNumberMemory): ScannedPage {
+  const page = dropLineNumbers(raw, numbers);
   const tables = findTables(page);
   const lines = page.lines.filter((l) => !tables.some((t) => inside(l.box, t.box))).map((l) => ({ ...l, words: [] }));
   return { ...page, lines, rules: [], tables };

@@ -63,7 +63,18 @@ export function extractPage(page: Page, index: number): RawPage {
   const hasText = lines.some((l) => l.words.length > 0);
   const [width, height] = turn === "up" ? [w, h] : [h, w];
   const graphics = drawings(shapes.map(upright), lines);
-  return { index, width, height, lines, rules: rules.map(upright), images: images.map(upright), graphics, needsOcr: !hasText && images.length > 0 };
+  const out: RawPage = {
+    index,
+    width,
+    height,
+    lines,
+    rules: rules.map(upright),
+    images: images.map(upright),
+    graphics,
+    needsOcr: !hasText && images.length > 0,
+  };
+  if (turn !== "up") out.turned = true;
+  return out;
 }
 
 interface Scan {

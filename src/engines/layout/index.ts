@@ -1,5 +1,5 @@
 import { withPdf } from "../mupdf/core/document";
-import { layoutDocument, type PageOcr, readPages, readPagesWithOcr } from "./document";
+import { layoutDocument, type PageOcr, type PictureOcr, readPages, readPagesWithOcr } from "./document";
 import { countHeadings, countWords, renderMarkdown } from "./markdown";
 
 export interface MarkdownResult {
@@ -10,12 +10,20 @@ export interface MarkdownResult {
   tables: number;
   wordCount: number;
   headings: number;
+  /** Pictures on text pages that `pictures` read a table from (pictures.ts). */
+  picturesRead: number;
 }
 
-/** PDF bytes to Markdown by the layout engine; scanned pages are read by `ocr` when given, else left out. */
-export function markdownOfPdf(bytes: Uint8Array, ocr?: PageOcr): Promise<MarkdownResult> {
+/**
+ * PDF bytes to Markdown by the layout engine; scanned pages are read by
+ * `ocr` when given, else left out; with `pictures` too, so are the
+ * pictures of text that text pages carry.
+ */
+export function markdownOfPdf(bytes: Uint8Array, ocr?: PageOcr, pictures?: PictureOcr): Promise<MarkdownResult> {
   return withPdf(bytes, async (doc, mupdf) => {
-    const models = layoutDocument(ocr ? await readPagesWithOcr(doc, mupdf, ocr) : readPages(doc, mupdf));
+    const read = { pictures: 0 };
+    const pages = ocr ? await readPagesWithOcr(doc, mupdf, ocr, pictures, read) : readPages(doc, mupdf);
+    const models = layoutDocument(pages);
     const markdown = renderMarkdown(models);
     return {
       markdown,
@@ -24,6 +32,7 @@ export function markdownOfPdf(bytes: Uint8Array, ocr?: PageOcr): Promise<Markdow
       tables: models.reduce((n, m) => n + m.blocks.filter((b) => b.kind === "table").length, 0),
       wordCount: countWords(markdown),
       headings: countHeadings(markdown),
+      picturesRead: read.pictures,
     };
   });
 }

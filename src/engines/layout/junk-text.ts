@@ -30,7 +30,8 @@ export function isJunkText(lines: TextLine[]): boolean {
   return words.filter(wordLike).length / words.length < MIN_WORDLIKE;
 }
 
-function wordLike(raw: string): boolean {
+/** A run of letters with a vowel in plain, capitalised or upper case (or short), or a number. */
+export function wordLike(raw: string): boolean {
   const w = raw.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/gu, "");
   if (NUMBER.test(w)) return true;
   if (!LETTERS.test(w) || w.length > 24) return false;

@@ -53,6 +53,8 @@ export interface RawPage {
   graphics?: Rect[];
   /** True when the page has no text at all (a scan without OCR layer). */
   needsOcr: boolean;
+  /** True when the page is read turned (its text runs down or up): boxes are not the page's own. */
+  turned?: boolean;
 }
 
 /**

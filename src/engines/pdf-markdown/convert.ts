@@ -3,6 +3,7 @@ import { cleanMarkdown } from "../ai/cleanup";
 import { visionMarkdownOfPdf } from "../ai/vision-markdown";
 import { type MarkdownResult, markdownOfPdf } from "../layout";
 import { ocrPage } from "../ocr/page";
+import { ocrPicture } from "./picture-ocr";
 
 // PDF to Markdown as one capability: which readers run on a document and
 // what happens when one finds nothing. The layout engine reads text pages;
@@ -47,8 +48,7 @@ export async function pdfMarkdown(env: Env, bytes: Uint8Array, opts: PdfMarkdown
     // Vision falls back to the deterministic engine when it finds nothing (docs/tools/ai.md).
     if (seen.trim()) return { markdown: seen, engine: "vision", layout: await markdownOfPdf(bytes) };
   }
-  const layout = await markdownOfPdf(bytes);
-  const read = await withOcr(bytes, layout);
+  const { layout, ...read } = await deterministic(env, bytes);
   if (!opts.vision && opts.llmCleanup) return { ...(await cleanup(env, read.markdown, read.engine)), layout };
   return { ...read, layout };
 }
@@ -56,13 +56,25 @@ export async function pdfMarkdown(env: Env, bytes: Uint8Array, opts: PdfMarkdown
 /**
  * Scanned pages are read by OCR (src/engines/ocr) and go through the same
  * layout engine as text pages, in page order; text pages keep their own
- * text. A document that says nothing (blank pages, or scans on which OCR
- * reads nothing) is a valid document whose Markdown is empty.
+ * text. Pictures on text pages that carry no text (a screenshot of a
+ * table: layout/pictures.ts says which and how many) are read by the same
+ * OCR Worker when this deployment has one, and their words join the page
+ * where the picture is when they make a table; a picture that shows none
+ * adds nothing. With the OCR Worker bound one reading does both, each page
+ * read by OCR as it comes; without it a scan still asks for OCR, which
+ * answers ocr_unavailable (docs/tools/ocr.md). A document that says
+ * nothing (blank pages, or scans on which OCR reads nothing) is a valid
+ * document whose Markdown is empty.
  */
-async function withOcr(bytes: Uint8Array, layout: MarkdownResult): Promise<{ markdown: string; engine: MarkdownEngine }> {
-  if (!layout.pagesWithoutText.length) return { markdown: layout.markdown, engine: "layout" };
+async function deterministic(env: Env, bytes: Uint8Array): Promise<{ markdown: string; engine: MarkdownEngine; layout: MarkdownResult }> {
+  if (env.OCR) {
+    const layout = await markdownOfPdf(bytes, ocrPage, ocrPicture);
+    return { markdown: layout.markdown, engine: layout.pagesWithoutText.length || layout.picturesRead ? "ocr" : "layout", layout };
+  }
+  const layout = await markdownOfPdf(bytes);
+  if (!layout.pagesWithoutText.length) return { markdown: layout.markdown, engine: "layout", layout };
   const read = await markdownOfPdf(bytes, ocrPage);
-  return { markdown: read.markdown, engine: "ocr" };
+  return { markdown: read.markdown, engine: "ocr", layout };
 }
 
 /** Cleanup is best effort: on failure the deterministic Markdown is answered (docs/tools/ai.md says how it is billed). */

@@ -276,6 +276,86 @@ function code(r, name) {
   return d;
 }
 
+/**
+ * Manuscripts, briefs and patents number their lines in the margin: every
+ * line or every fifth, left or right of the text, counted on through the
+ * document. A script in the page (lineNumberScript) finds where each line
+ * starts once Chromium has set it and puts the number there, in a
+ * zero-width box kept with the line's first word, so it prints on that
+ * line's baseline on whatever page the line falls. The numbers it draws
+ * are furniture (generate.mjs reads them back).
+ */
+function lineNumbered(r, name) {
+  const d = new Doc(r, "line-numbered", name);
+  const format = r.pick(["A4", "Letter"]);
+  const [left, right] = [r.int(24, 32), r.int(20, 30)];
+  const side = r.chance(0.75) ? "left" : "right";
+  const width = (format === "A4" ? 210 : 215.9) - left - right;
+  const gap = r.int(7, 13);
+  // Chromium clips what is drawn in the page margins: the margins are narrow and the text is set in from them.
+  d.pdf = { format, margin: { top: `${r.int(18, 26)}mm`, bottom: `${r.int(18, 26)}mm` } };
+  if (r.chance(0.5)) running(d, r);
+  d.pdf = { ...d.pdf, format, margin: { ...d.pdf.margin, left: "6mm", right: "6mm" } };
+  d.lineNumbers = { every: r.chance(0.5) ? 1 : 5 };
+  // A zero-width box before the line's first word (kept with it: no break between them) sits on the line's
+  // baseline; its number overflows it, shifted out into the margin.
+  const place = side === "left" ? `direction: rtl; left: -${gap}mm;` : `left: calc(${width.toFixed(1)}mm + ${gap}mm);`;
+  d.css.push(
+    `.lined { position: relative; width: ${width.toFixed(1)}mm; margin-left: ${left - 6}mm; } .keep { white-space: nowrap; }
+     .ln { display: inline-block; width: 0; position: relative; ${place} font-size: ${r.float(8, 10).toFixed(1)}pt; font-weight: normal; font-style: normal; color: #444; }`,
+  );
+  d.raw('<div class="lined">');
+  d.heading(1, title(r, 3, 7));
+  sections(d, r, r.int(4, 7), { paras: [2, 4] });
+  d.raw("</div>");
+  return d;
+}
+
+/**
+ * Runs in the page (page.evaluate) before it is printed: numbers the lines
+ * of `.lined`, every `every`th one, and answers the numbers drawn. A line
+ * starts where a word's box sits lower than the word before it; line
+ * breaks depend on the text's width only, which `.lined` fixes, so they
+ * are the printed page's.
+ */
+export function lineNumberScript({ every }) {
+  const root = document.querySelector(".lined");
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const starts = [];
+  let lastTop = Number.NEGATIVE_INFINITY;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.data;
+    for (const m of text.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const rect = range.getClientRects()[0];
+      if (!rect) continue;
+      if (rect.top > lastTop + rect.height / 2) starts.push({ node, offset: m.index });
+      lastTop = Math.max(lastTop, rect.top);
+    }
+  }
+  const drawn = [];
+  // From the end, so splitting a text node leaves the earlier offsets valid.
+  for (let i = starts.length - 1; i >= 0; i--) {
+    const n = i + 1;
+    if (n % every) continue;
+    const { node, offset } = starts[i];
+    const at = offset ? node.splitText(offset) : node;
+    const word = /^\S+/.exec(at.data)[0];
+    if (at.data.length > word.length) at.splitText(word.length);
+    const keep = document.createElement("span");
+    keep.className = "keep";
+    const num = document.createElement("span");
+    num.className = "ln";
+    num.textContent = String(n);
+    at.parentNode.insertBefore(keep, at);
+    keep.append(num, at);
+    drawn.unshift(String(n));
+  }
+  return drawn;
+}
+
 export const FAMILIES = {
   article,
   figure,
@@ -287,4 +367,5 @@ export const FAMILIES = {
   rtl,
   lists,
   code,
+  "line-numbered": lineNumbered,
 };

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { PDFDocument } from "pdf-lib";
 import puppeteer from "puppeteer-core";
 import { systemChromium } from "../../../scripts/chrome-shim.mjs";
-import { FAMILIES } from "./families.mjs";
+import { FAMILIES, lineNumberScript } from "./families.mjs";
 import { pageNumbers } from "./furniture.mjs";
 import { prng } from "./text.mjs";
 
@@ -40,12 +40,15 @@ function documents() {
 async function print(page, doc) {
   {
     await page.setContent(doc.page(), { waitUntil: "load" });
+    // Margin line numbers are set where Chromium broke the lines (families.mjs, lineNumbered).
+    const lineNumbers = doc.lineNumbers ? await page.evaluate(lineNumberScript, doc.lineNumbers) : [];
     const pdf = await page.pdf({ printBackground: true, ...doc.pdf });
     const pages = (await PDFDocument.load(pdf)).getPageCount();
     const truth = { ...doc.truth, pages };
     if (doc.truth.pageNumbers) truth.furniture = [...truth.furniture, ...pageNumbers(doc.truth.pageNumbers, pages)];
     delete truth.pageNumbers;
-    return { pdf, truth, html: doc.page() };
+    truth.furniture = [...truth.furniture, ...lineNumbers.map((text) => ({ text, kind: "number" }))];
+    return { pdf, truth, html: doc.lineNumbers ? await page.content() : doc.page() };
   }
 }
 

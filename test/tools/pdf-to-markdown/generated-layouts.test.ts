@@ -31,6 +31,8 @@ const FLOORS: Record<string, Floor> = {
   rtl: { order: 0.95, headings: 0.95, furniture: 0.95, words: 0.99 },
   lists: { order: 0.95, headings: 0.95, furniture: 0.95, words: 0.99 },
   code: { order: 0.95, headings: 0.95, furniture: 0.95, code: 0.95, words: 0.99 },
+  // Added on 2026-12-03 with margin line numbers as furniture (line-numbers.ts): 1.00 on every measure then.
+  "line-numbered": { order: 0.95, headings: 0.95, furniture: 0.95, words: 0.99 },
 };
 
 /** False headings may not exceed this share of our headings: issue 32's 5%, except where the engine is not there yet. */
