@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { renderPage, scanPdf } from "./scan-pages.mjs";
+import { accuracy, renderPage, scanPdf } from "./scan-pages.mjs";
 
 export const title = "OCR to searchable PDF";
 
@@ -25,20 +25,6 @@ const words = (text) =>
     .split(/\s+/)
     .map((w) => w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
     .filter(Boolean);
-
-function accuracy(truth, read) {
-  const bag = new Map();
-  for (const w of read) bag.set(w, (bag.get(w) ?? 0) + 1);
-  let hit = 0;
-  for (const w of truth) {
-    const n = bag.get(w) ?? 0;
-    if (n > 0) {
-      hit++;
-      bag.set(w, n - 1);
-    }
-  }
-  return truth.length ? hit / truth.length : 1;
-}
 
 const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
 const pdftotext = (file) => (has("pdftotext") ? spawnSync("pdftotext", [file, "-"], { encoding: "utf8" }).stdout : null);

@@ -1,6 +1,7 @@
 // Scans made from born-digital pages, for the OCR sections (ocr.mjs,
 // pdf-ocr.mjs): a page rendered to a 300-dpi gray PNG with its text layer
-// kept as the truth, and that PNG alone as a one-page PDF.
+// kept as the truth, that PNG alone as a one-page PDF, and how many of the
+// truth's words a reading found.
 import { PDFDocument } from "pdf-lib";
 
 export const SCAN_DPI = 300;
@@ -26,4 +27,19 @@ export async function scanPdf(png, width, height) {
   const [w, h] = [(width * 72) / SCAN_DPI, (height * 72) / SCAN_DPI];
   doc.addPage([w, h]).drawImage(await doc.embedPng(png), { x: 0, y: 0, width: w, height: h });
   return doc.save();
+}
+
+/** The share of the truth's words the reading has, each word counted as often as it occurs. */
+export function accuracy(truth, read) {
+  const bag = new Map();
+  for (const w of read) bag.set(w, (bag.get(w) ?? 0) + 1);
+  let hit = 0;
+  for (const w of truth) {
+    const n = bag.get(w) ?? 0;
+    if (n > 0) {
+      hit++;
+      bag.set(w, n - 1);
+    }
+  }
+  return truth.length ? hit / truth.length : 1;
 }
