@@ -1,6 +1,7 @@
 import type { Glyph } from "./geometry";
 import { joinBaselines, splitSegments, toLine } from "./lines";
 import type { RawPage, Rect, Style } from "./types";
+import { CAP, DESCENT, X_HEIGHT } from "../text/letter-metrics";
 
 /** What OCR reads off a scanned page (src/engines/ocr/page.ts), in points of the upright page. */
 export interface OcrText {
@@ -14,10 +15,6 @@ const REGULAR: Style = { bold: false, italic: false, mono: false };
 const DESCENDER = /[gjpqy,;()[\]{}|@$]/;
 /** Letters (and figures) that reach cap height; a word of none is only x-height tall. */
 const TALL = /[A-Zbdfhklt0-9!?/\\[\](){}|@#$%&]/;
-/** Shares of the font size (Helvetica, Arial and Times are close): cap height, x-height, descent. */
-const CAP = 0.72;
-const X_HEIGHT = 0.52;
-const DESCENT = 0.21;
 /** A digital character's box runs from about this far above the baseline to DESCENT_BOX below it (MuPDF's quads). */
 const ASCENT_BOX = 1.0;
 const DESCENT_BOX = 0.27;

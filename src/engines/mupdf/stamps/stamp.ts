@@ -72,7 +72,13 @@ export function saveStateStream(doc: PDFDocument): PDFObject {
   return doc.addStream("q\n", {});
 }
 
-function appendContents(doc: PDFDocument, pageObj: PDFObject, saveState: PDFObject, ops: string): void {
+/**
+ * Wraps the page's own content in `saveState` ("q") ... "Q" and appends
+ * `ops` after it, so whatever state the page leaves cannot reach what is
+ * added (the stamps, the OCR text layer). The page's streams are not
+ * rewritten.
+ */
+export function appendContents(doc: PDFDocument, pageObj: PDFObject, saveState: PDFObject, ops: string): void {
   const contents = pageObj.get("Contents");
   const list = doc.newArray();
   list.push(saveState);

@@ -1,5 +1,6 @@
 import type { QuarterTurn } from "../rotate";
 import type { OcrWord } from "../recognize";
+import { CAP, DESCENT, X_HEIGHT } from "../../text/letter-metrics";
 
 // Pure: where each recognised word's invisible text goes. Tesseract gives a
 // word's box, not its baseline, so each line's baseline and em are found
@@ -21,9 +22,6 @@ export interface PlacedWord {
   lineEnd: boolean;
 }
 
-const CAP = 0.72;
-const X_HEIGHT = 0.52;
-const DESCENT = 0.21;
 const TALL = /[\p{Lu}\p{N}bdfhklt'"!?/\\|()[\]{}ßÀ-ÖØ-Ýàáâãäåèéêëìíîïòóôõöùúûüçñ]/u;
 const DEEP = /[gjpqyçµ,;()[\]{}|]/u;
 

@@ -1,6 +1,7 @@
 import type { PDFDocument } from "../../mupdf/core/document";
 import type { Mupdf } from "../../mupdf/core/loader";
 import { apply, concat, invert, type Mat } from "../../mupdf/stamps/placement";
+import { appendContents, saveStateStream } from "../../mupdf/stamps/stamp";
 import type { PlacedWord, Point } from "./place";
 
 // The invisible text layer of a scanned page: each word drawn in render mode
@@ -25,7 +26,7 @@ export interface LayerFont {
 
 export function layerFont(mupdf: Mupdf, doc: PDFDocument): LayerFont {
   const font = new mupdf.Font("Helvetica");
-  return { font, ref: doc.addFont(font), save: doc.addStream("q\n", {}) };
+  return { font, ref: doc.addFont(font), save: saveStateStream(doc) };
 }
 
 /** Writes the words on the page; answers those written (the ones with a glyph for every character). */
@@ -51,22 +52,12 @@ export function writeTextLayer(doc: PDFDocument, page: PDFPage, words: PlacedWor
   }
   if (!ops.length) return written;
   const name = addFontResource(doc, page.getObject(), font.ref);
-  appendLayer(doc, page.getObject(), font.save, ["Q", "q", "BT", "3 Tr", `/${name} 1 Tf`, ...ops, "ET", "Q"].join("\n"));
+  appendContents(doc, page.getObject(), font.save, ["Q", "q", "BT", "3 Tr", `/${name} 1 Tf`, ...ops, "ET", "Q"].join("\n"));
   return written;
 }
 
 const num = (v: number): string => (Math.abs(v) < 1e-9 ? "0" : String(Math.round(v * 10_000) / 10_000));
 const hex4 = (g: number): string => g.toString(16).padStart(4, "0");
-
-function appendLayer(doc: PDFDocument, pageObj: PDFObject, save: PDFObject, ops: string): void {
-  const contents = pageObj.get("Contents");
-  const list = doc.newArray();
-  list.push(save);
-  if (contents.isArray()) contents.forEach((c) => list.push(c));
-  else if (!contents.isNull()) list.push(contents);
-  list.push(doc.addStream(`\n${ops}\n`, {}));
-  pageObj.put("Contents", list);
-}
 
 /** The page gets its own shallow copy of its (possibly inherited or shared) resources with the font added under a free name. */
 function addFontResource(doc: PDFDocument, pageObj: PDFObject, ref: PDFObject): string {
